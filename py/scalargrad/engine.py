@@ -1,0 +1,278 @@
+"""A scalar autograd engine with micrograd's shape, minus its reference cycles and recursion."""
+import math
+from functools import partial
+
+# Each op's local backward rule is a module-level function of the output node, stored
+# on the node in `_rule`. A closure per node (micrograd's way) makes out -> closure -> out
+# cycles, and chasing those cycles is most of micrograd's run time under the default GC.
+
+
+def _add_backward(out):
+    a, b = out._prev
+    a.grad += out.grad
+    b.grad += out.grad
+
+
+def _mul_backward(out):
+    a, b = out._prev
+    a.grad += b.data * out.grad
+    b.grad += a.data * out.grad
+
+
+def _pow_number_backward(out):
+    (a,) = out._prev
+    k = out._arg
+    if k != 0:  # torch's convention: x ** 0 has gradient 0 everywhere, even at x = 0
+        a.grad += k * power(a.data, k - 1) * out.grad
+
+
+def _pow_value_backward(out):
+    a, b = out._prev
+    a.grad += b.data * power(a.data, b.data - 1) * out.grad
+    if a.data != 0 or b.data < 0:  # torch's convention: no gradient to b where a = 0
+        b.grad += out.data * log(a.data) * out.grad
+
+
+def _tanh_backward(out):
+    (a,) = out._prev
+    a.grad += (1 - out.data * out.data) * out.grad
+
+
+def _exp_backward(out):
+    (a,) = out._prev
+    a.grad += out.data * out.grad
+
+
+def _log_backward(out):
+    (a,) = out._prev
+    a.grad += power(a.data, -1) * out.grad
+
+
+def _relu_backward(out):
+    (a,) = out._prev
+    a.grad += (out.data > 0) * out.grad
+
+
+def _sigmoid_backward(out):
+    (a,) = out._prev
+    a.grad += out.data * (1 - out.data) * out.grad
+
+
+def _gelu_backward(out):
+    (a,) = out._prev
+    x = a.data
+    a.grad += (normal_cdf(x) + x * math.exp(-0.5 * x * x) / _SQRT_2PI) * out.grad
+
+
+def _max_backward(out):
+    a, b = out._prev
+    if a.data >= b.data:
+        a.grad += out.grad
+    else:
+        b.grad += out.grad
+
+
+# Plain float functions that follow torch where the real math is undefined: nan or inf, not an exception.
+
+_SQRT_2PI = math.sqrt(2 * math.pi)
+
+
+def power(a, k):
+    try:
+        result = a ** k
+    except ZeroDivisionError:  # 0 ** negative
+        return math.copysign(math.inf, a) if float(k).is_integer() and k % 2 else math.inf
+    except OverflowError:
+        return math.inf
+    return math.nan if isinstance(result, complex) else result
+
+
+def log(a):
+    if a == 0:
+        return -math.inf
+    return math.log(a) if a > 0 else math.nan
+
+
+def exp(a):
+    try:
+        return math.exp(a)
+    except OverflowError:
+        return math.inf
+
+
+def sigmoid(a):
+    if a >= 0:
+        return 1 / (1 + math.exp(-a))
+    e = math.exp(a)
+    return e / (1 + e)
+
+
+def normal_cdf(a):
+    return 0.5 * (1 + math.erf(a / math.sqrt(2)))
+
+
+def gelu(a):
+    return a * normal_cdf(a)
+
+
+def _noop():
+    pass
+
+
+class Value:
+    """A scalar that remembers how it was computed, so that backward() can fill in .grad."""
+
+    __slots__ = ('data', 'grad', '_prev', '_op', 'label', '_rule', '_arg')
+
+    def __init__(self, data, _children=(), _op='', label=''):
+        self.data = data
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+        self.label = label
+        self._rule = None
+        self._arg = None
+
+    @property
+    def _backward(self):
+        return _noop if self._rule is None else partial(self._rule, self)
+
+    @_backward.setter
+    def _backward(self, fn):
+        # A learner extending Value the micrograd way assigns a closure of no arguments.
+        self._rule = lambda out: fn()
+
+    @staticmethod
+    def _coerce(other):
+        return other if isinstance(other, Value) else Value(other)
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, (self, other), '+')
+        out._rule = _add_backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), '*')
+        out._rule = _mul_backward
+        return out
+
+    def __pow__(self, other):
+        if isinstance(other, Value):
+            out = Value(power(self.data, other.data), (self, other), '**')
+            out._rule = _pow_value_backward
+            return out
+        assert isinstance(other, (int, float)), "only int/float powers or Value powers"
+        out = Value(power(self.data, other), (self,), f'**{other}')
+        out._rule = _pow_number_backward
+        out._arg = other
+        return out
+
+    def _unary(self, data, op, rule):
+        out = Value(data, (self,), op)
+        out._rule = rule
+        return out
+
+    def tanh(self):
+        return self._unary(math.tanh(self.data), 'tanh', _tanh_backward)
+
+    def exp(self):
+        return self._unary(exp(self.data), 'exp', _exp_backward)
+
+    def log(self):
+        return self._unary(log(self.data), 'log', _log_backward)
+
+    def relu(self):
+        return self._unary(0 if self.data < 0 else self.data, 'ReLU', _relu_backward)
+
+    def sigmoid(self):
+        return self._unary(sigmoid(self.data), 'sigmoid', _sigmoid_backward)
+
+    def gelu(self):
+        return self._unary(gelu(self.data), 'gelu', _gelu_backward)
+
+    def max(self, other):
+        other = self._coerce(other)
+        out = Value(max(self.data, other.data), (self, other), 'max')
+        out._rule = _max_backward
+        return out
+
+    def __neg__(self):
+        return self * -1
+
+    def __radd__(self, other):
+        return self + other
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __rsub__(self, other):
+        return other + (-self)
+
+    def __rmul__(self, other):
+        return self * other
+
+    def __truediv__(self, other):
+        return self * other ** -1
+
+    def __rtruediv__(self, other):
+        return other * self ** -1
+
+    def __rpow__(self, other):
+        return Value(other) ** self
+
+    # Ordering compares data; == stays identity so that `node in visited_list` works as in the tutorials.
+    def __lt__(self, other):
+        return self.data < _data(other)
+
+    def __le__(self, other):
+        return self.data <= _data(other)
+
+    def __gt__(self, other):
+        return self.data > _data(other)
+
+    def __ge__(self, other):
+        return self.data >= _data(other)
+
+    def __float__(self):
+        return float(self.data)
+
+    def topological_order(self):
+        """Every node below self, children before parents, without recursion."""
+        # Rescanning a node's few children on each return allocates nothing, which keeps the GC quiet.
+        order, visited, stack = [], {self}, [self]
+        while stack:
+            node = stack[-1]
+            for child in node._prev:
+                if child not in visited:
+                    visited.add(child)
+                    stack.append(child)
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+        return order
+
+    def backward(self):
+        order = self.topological_order()
+        # Like PyTorch: leaves accumulate across calls, inner nodes hold this call's gradient.
+        for node in order:
+            if node._prev:
+                node.grad = 0.0
+        self.grad = 1.0
+        for node in reversed(order):
+            rule = node._rule
+            if rule is not None:
+                rule(node)
+
+    def zero_grad(self):
+        for node in self.topological_order():
+            node.grad = 0.0
+
+    def __repr__(self):
+        return f"Value(data={self.data}, grad={self.grad})"
+
+
+def _data(x):
+    return x.data if isinstance(x, Value) else x

@@ -1,0 +1,75 @@
+"""micrograd's nn module: Module, Neuron, Layer, MLP, with the same arguments and a choice of activation."""
+import random
+
+from .engine import Value
+
+ACTIVATIONS = ('relu', 'tanh', 'sigmoid', 'gelu')
+
+
+class Module:
+
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = 0
+
+    def parameters(self):
+        return []
+
+
+class Neuron(Module):
+
+    def __init__(self, nin, nonlin=True, activation='relu'):
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}, not {activation!r}")
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0)
+        self.nonlin = nonlin
+        self.activation = activation
+
+    def __call__(self, x):
+        act = self.b  # b + w0*x0 + w1*x1 + ..., the same graph as micrograd's sum(..., self.b)
+        for wi, xi in zip(self.w, x):
+            act = act + wi * xi
+        return getattr(act, self.activation)() if self.nonlin else act
+
+    def parameters(self):
+        return self.w + [self.b]
+
+    def __repr__(self):
+        kind = {'relu': 'ReLU', 'tanh': 'Tanh', 'sigmoid': 'Sigmoid', 'gelu': 'GELU'}[self.activation]
+        return f"{kind if self.nonlin else 'Linear'}Neuron({len(self.w)})"
+
+
+class Layer(Module):
+
+    def __init__(self, nin, nout, **kwargs):
+        self.neurons = [Neuron(nin, **kwargs) for _ in range(nout)]
+
+    def __call__(self, x):
+        out = [n(x) for n in self.neurons]
+        return out[0] if len(out) == 1 else out
+
+    def parameters(self):
+        return [p for n in self.neurons for p in n.parameters()]
+
+    def __repr__(self):
+        return f"Layer of [{', '.join(str(n) for n in self.neurons)}]"
+
+
+class MLP(Module):
+
+    def __init__(self, nin, nouts, activation='relu'):
+        sz = [nin] + nouts
+        self.layers = [Layer(sz[i], sz[i + 1], nonlin=i != len(nouts) - 1, activation=activation)
+                       for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+    def __repr__(self):
+        return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"
