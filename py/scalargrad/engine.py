@@ -214,7 +214,7 @@ class Value:
         return self * other
 
     def __truediv__(self, other):
-        return self * other ** -1
+        return self * (other ** -1 if isinstance(other, Value) else power(other, -1))
 
     def __rtruediv__(self, other):
         return other * self ** -1

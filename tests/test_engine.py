@@ -1,0 +1,246 @@
+import math
+import sys
+
+import pytest
+
+from scalargrad import MLP, Value
+from scalargrad.nn import Neuron
+
+UNARY = {
+    'tanh': (lambda v: v.tanh(), [-2.0, -0.3, 0.0, 0.7, 3.0]),
+    'exp': (lambda v: v.exp(), [-2.0, 0.0, 1.5]),
+    'log': (lambda v: v.log(), [0.1, 1.0, 4.0]),
+    'relu': (lambda v: v.relu(), [-1.5, 0.5, 2.0]),
+    'sigmoid': (lambda v: v.sigmoid(), [-30.0, -1.0, 0.0, 2.0]),
+    'gelu': (lambda v: v.gelu(), [-2.0, -0.5, 0.0, 0.5, 3.0]),
+    'neg': (lambda v: -v, [-1.0, 0.0, 2.0]),
+    'square': (lambda v: v ** 2, [-3.0, 0.0, 1.5]),
+    'cube': (lambda v: v ** 3, [-2.0, 0.0, 1.5]),
+    'sqrt': (lambda v: v ** 0.5, [0.25, 4.0]),
+    'reciprocal': (lambda v: v ** -1, [-2.0, 0.5, 3.0]),
+    'add number': (lambda v: v + 3, [-1.0, 0.0]),
+    'radd': (lambda v: 3 + v, [-1.0, 0.0]),
+    'rsub': (lambda v: 1 - v, [-1.0, 2.0]),
+    'sub number': (lambda v: v - 1, [-1.0, 2.0]),
+    'rmul': (lambda v: 2 * v, [-1.0, 2.0]),
+    'div number': (lambda v: v / 2, [-1.0, 2.0]),
+    'rdiv': (lambda v: 10.0 / v, [-2.0, 0.5]),
+    'rpow': (lambda v: 2 ** v, [-1.0, 0.0, 1.5]),
+}
+UNARY_CASES = [(name, x) for name, (_, xs) in UNARY.items() for x in xs]
+
+BINARY = {
+    'add': lambda a, b: a + b,
+    'sub': lambda a, b: a - b,
+    'mul': lambda a, b: a * b,
+    'div': lambda a, b: a / b,
+    'pow': lambda a, b: a ** b,
+    'max': lambda a, b: a.max(b),
+    'mixed': lambda a, b: (a * b + a.tanh()) / (b ** 2 + 1),
+}
+BINARY_INPUTS = [(1.5, 2.0), (0.5, -1.5), (2.0, 0.0), (3.0, 0.5)]
+
+
+def numeric_derivative(f, xs, i, h=1e-6):
+    up, down = list(xs), list(xs)
+    up[i] += h
+    down[i] -= h
+    return (f(*[Value(x) for x in up]).data - f(*[Value(x) for x in down]).data) / (2 * h)
+
+
+@pytest.mark.parametrize('name,x', UNARY_CASES)
+def test_unary_gradient_matches_finite_differences(name, x):
+    f = UNARY[name][0]
+    v = Value(x)
+    f(v).backward()
+    assert v.grad == pytest.approx(numeric_derivative(f, [x], 0), rel=1e-5, abs=1e-6)
+
+
+@pytest.mark.parametrize('name', BINARY)
+@pytest.mark.parametrize('a,b', BINARY_INPUTS)
+def test_binary_gradient_matches_finite_differences(name, a, b):
+    f = BINARY[name]
+    if name == 'div' and b == 0.0:
+        pytest.skip('division by zero')
+    va, vb = Value(a), Value(b)
+    f(va, vb).backward()
+    assert va.grad == pytest.approx(numeric_derivative(f, [a, b], 0), rel=1e-5, abs=1e-6)
+    assert vb.grad == pytest.approx(numeric_derivative(f, [a, b], 1), rel=1e-5, abs=1e-6)
+
+
+def test_hand_derived_gradients():
+    x = Value(3.0)
+    (x * x * x).backward()  # d/dx x^3 = 3x^2
+    assert x.grad == 27.0
+    y = Value(0.5)
+    y.tanh().backward()
+    assert y.grad == pytest.approx(1 - math.tanh(0.5) ** 2)
+    z = Value(0.0)
+    z.gelu().backward()
+    assert z.grad == 0.5  # Phi(0) + 0 * phi(0)
+
+
+def test_micrograd_readme_example():
+    a = Value(-4.0)
+    b = Value(2.0)
+    c = a + b
+    d = a * b + b**3
+    c += c + 1
+    c += 1 + c + (-a)
+    d += d * 2 + (b + a).relu()
+    d += 3 * d + (b - a).relu()
+    e = c - d
+    f = e**2
+    g = f / 2.0
+    g += 10.0 / f
+    assert f"{g.data:.4f}" == "24.7041"
+    g.backward()
+    assert f"{a.grad:.4f}" == "138.8338"
+    assert f"{b.grad:.4f}" == "645.5773"
+
+
+def tutorial_neuron():
+    x1 = Value(2.0, label='x1')
+    x2 = Value(0.0, label='x2')
+    w1 = Value(-3.0, label='w1')
+    w2 = Value(1.0, label='w2')
+    b = Value(6.8813735870195432, label='b')
+    x1w1 = x1 * w1; x1w1.label = 'x1*w1'
+    x2w2 = x2 * w2; x2w2.label = 'x2*w2'
+    x1w1x2w2 = x1w1 + x2w2; x1w1x2w2.label = 'x1*w1 + x2*w2'
+    n = x1w1x2w2 + b; n.label = 'n'
+    o = n.tanh(); o.label = 'o'
+    return dict(x1=x1, x2=x2, w1=w1, w2=w2, b=b, x1w1=x1w1, x2w2=x2w2, x1w1x2w2=x1w1x2w2, n=n, o=o)
+
+
+def assert_neuron_gradients(v):
+    assert f"{v['o'].data:.4f}" == "0.7071"
+    assert v['x1'].grad == pytest.approx(-1.5)
+    assert v['w1'].grad == pytest.approx(1.0)
+    assert v['x2'].grad == pytest.approx(0.5)
+    assert v['w2'].grad == pytest.approx(0.0)
+    assert v['n'].grad == pytest.approx(0.5)
+
+
+def test_tutorial_neuron_backward():
+    v = tutorial_neuron()
+    v['o'].backward()
+    assert_neuron_gradients(v)
+
+
+def test_tutorial_neuron_by_hand_in_reverse_topological_order():
+    v = tutorial_neuron()
+    v['o'].grad = 1.0
+    for name in ['o', 'n', 'b', 'x1w1x2w2', 'x2w2', 'x1w1']:
+        v[name]._backward()
+    assert_neuron_gradients(v)
+
+
+def test_a_plus_a_counts_both_uses():
+    a = Value(3.0)
+    b = a + a
+    assert b._prev == (a, a)
+    b.backward()
+    assert a.grad == 2.0
+
+
+def test_backward_twice_accumulates_on_leaves_like_pytorch():
+    a, b = Value(2.0), Value(-3.0)
+    out = (a * b + a).tanh() * b
+    out.backward()
+    first = (a.grad, b.grad)
+    out.backward()
+    assert a.grad == pytest.approx(2 * first[0])
+    assert b.grad == pytest.approx(2 * first[1])
+    out.zero_grad()
+    assert a.grad == b.grad == out.grad == 0.0
+
+
+@pytest.mark.parametrize('depth', [1_000, 100_000])
+def test_deep_chain_has_no_recursion_limit(depth):
+    x = Value(1.0)
+    y = x
+    for _ in range(depth):
+        y = y * 1.0 + 0.0
+    y.backward()
+    assert x.grad == 1.0
+    assert len(y.topological_order()) == 4 * depth + 1  # per step: a 1.0 leaf, *, a 0.0 leaf, +
+
+
+def test_undefined_math_gives_nan_or_inf_not_an_exception():
+    assert math.isnan((Value(-8.0) ** (1 / 3)).data)
+    assert math.isnan((Value(-2.0) ** Value(0.5)).data)
+    assert (Value(0.0) ** -1).data == math.inf
+    assert (Value(1.0) / 0).data == math.inf
+    assert Value(0.0).log().data == -math.inf
+    assert math.isnan(Value(-1.0).log().data)
+    assert Value(1000.0).exp().data == math.inf
+    t = Value(1000.0).tanh()
+    assert t.data == 1.0
+    t.backward()
+    assert Value(-1000.0).sigmoid().data == 0.0
+    z = Value(0.0)
+    (z ** 0).backward()
+    assert z.grad == 0.0
+
+
+def test_comparisons_compare_data_and_equality_stays_identity():
+    a, b = Value(1.0), Value(1.0)
+    assert a < 2 and a <= b and b >= a and Value(3) > a and not (a > b)
+    assert a != b and a == a
+    assert len({a, b}) == 2
+    visited = [a]
+    assert b not in visited
+
+
+def test_learner_assigned_backward_closure_is_used():
+    def cube(self):
+        out = Value(self.data ** 3, (self,), 'cube')
+
+        def _backward():
+            self.grad += 3 * self.data ** 2 * out.grad
+        out._backward = _backward
+        return out
+
+    x = Value(2.0)
+    cube(x).backward()
+    assert x.grad == 12.0
+
+
+def test_mlp_matches_micrograd_shape():
+    model = MLP(2, [16, 16, 1])
+    assert len(model.parameters()) == 337
+    out = model([Value(1.0), Value(-2.0)])
+    assert isinstance(out, Value)
+    out.backward()
+    assert any(p.grad != 0 for p in model.parameters())
+    model.zero_grad()
+    assert all(p.grad == 0 for p in model.parameters())
+    assert repr(model).startswith('MLP of [Layer of [ReLUNeuron(2)')
+
+
+@pytest.mark.parametrize('activation', ['tanh', 'sigmoid', 'gelu'])
+def test_activation_choice(activation):
+    n = Neuron(3, activation=activation)
+    out = n([1.0, 2.0, -1.0])
+    assert out._op == activation
+
+
+def test_unknown_activation_is_a_clear_error():
+    with pytest.raises(ValueError, match='activation must be one of'):
+        MLP(2, [3, 1], activation='softmax')
+
+
+@pytest.mark.skipif(sys.platform == 'emscripten', reason='no PyTorch in Pyodide')
+def test_cross_check_against_pytorch():
+    torch = pytest.importorskip('torch')
+    x = torch.tensor([-4.0], dtype=torch.double, requires_grad=True)
+    y = torch.tensor([2.0], dtype=torch.double, requires_grad=True)
+    z = ((x * y).tanh() + (x / y) ** 2 + torch.nn.functional.gelu(y) + x.sigmoid()).relu()
+    z.backward()
+    a, b = Value(-4.0), Value(2.0)
+    c = ((a * b).tanh() + (a / b) ** 2 + b.gelu() + a.sigmoid()).relu()
+    c.backward()
+    assert c.data == pytest.approx(z.item())
+    assert a.grad == pytest.approx(x.grad.item())
+    assert b.grad == pytest.approx(y.grad.item())

@@ -1,0 +1,160 @@
+import os
+import subprocess
+import sys
+
+import pytest
+
+from scalargrad import GraphTooLarge, Value, draw_dot, to_dot, trace
+
+
+class SetValue:
+    """A learner's own class, as the tutorials write it: children in a set, a closure per op."""
+
+    def __init__(self, data, _children=(), _op='', label=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+        self.label = label
+
+    def __add__(self, other):
+        return SetValue(self.data + other.data, (self, other), '+')
+
+    def __mul__(self, other):
+        return SetValue(self.data * other.data, (self, other), '*')
+
+
+class ChildrenValue:
+    """The other convention in the seeds: `children`, no grad, no label."""
+
+    def __init__(self, data, children={}):
+        self.data = data
+        self.children = children
+
+    def __add__(self, other):
+        return ChildrenValue(self.data + other.data, children={self, other})
+
+
+def test_trace_is_ordered_and_keeps_every_use():
+    a, b = Value(2.0, label='a'), Value(3.0, label='b')
+    c = a * b
+    d = c + a
+    nodes, edges = trace(d)
+    assert nodes == [a, b, c, d]
+    assert edges == [(c, d), (a, c), (b, c), (a, d)]
+    nodes, edges = trace(a + a)
+    assert len(nodes) == 2 and len(edges) == 2
+
+
+def test_trace_of_a_deep_chain_does_not_recurse():
+    x = Value(1.0)
+    for _ in range(20_000):
+        x = x + 1
+    nodes, _ = trace(x)
+    assert len(nodes) == 40_001
+
+
+def test_dot_draws_the_tutorial_picture():
+    a = Value(2.0, label='a')
+    b = Value(-3.0, label='b')
+    e = a * b; e.label = 'e'
+    e.backward()
+    dot = to_dot(e)
+    assert dot.startswith('digraph {')
+    assert 'rankdir=LR' in dot
+    assert 'v0 [label="{ a | data 2.0000 | grad -3.0000 }" shape=record]' in dot
+    assert 'v2 [label="{ e | data -6.0000 | grad 1.0000 }" shape=record]' in dot
+    assert 'v2_op [label="*" shape=circle]' in dot
+    assert 'v2_op -> v2' in dot
+    assert 'v0 -> v2_op' in dot and 'v1 -> v2_op' in dot
+
+
+def test_learner_class_with_prev_set_is_drawn():
+    x = SetValue(2.0, label='x')
+    w = SetValue(-3.0, label='w')
+    y = x * w; y.label = 'y'
+    dot = draw_dot(y).source
+    assert '{ x | data 2.0000 | grad 0.0000 }' in dot
+    assert '{ y | data -6.0000 | grad 0.0000 }' in dot
+    assert dot.count('-> v2_op') == 2
+
+
+def test_learner_class_with_children_is_drawn():
+    z = ChildrenValue(1.0) + ChildrenValue(2.5)
+    dot = to_dot(z)
+    assert '{  | data 3.5000 }' in dot
+    assert dot.count('shape=record') == 3
+    assert dot.count(' -> v2') == 2  # no op: children point at the node itself
+
+
+@pytest.mark.parametrize('label,expected', [
+    ('{a|b}', r'\{a\|b\}'),
+    ('<x>', r'\<x\>'),
+    ('say "hi"', r'say \"hi\"'),
+    ('back\\slash', r'back\\slash'),  # Graphviz reads \\ in a label as one backslash
+    ('line\nbreak', r'line\\nbreak'),
+    ('bell\x07', r'bell\\x07'),
+])
+def test_hostile_labels_come_out_literally(label, expected):
+    v = Value(1.0, label=label)
+    dot = to_dot(v)
+    assert f'{{ {expected} | data 1.0000' in dot
+    assert '\n' not in dot.split('label="')[1].split('" shape')[0]
+
+
+def test_hostile_op_is_escaped():
+    v = Value(1.0, (Value(2.0),), _op='"];evil[')
+    dot = to_dot(v)
+    assert 'label="\\"];evil[" shape=circle' in dot
+
+
+def test_non_numeric_data_is_shown_as_text():
+    class Odd:
+        data = 'n/a'
+        _prev = ()
+    assert '{  | data n/a }' in to_dot(Odd())
+
+
+def test_graph_over_the_limit_says_count_and_limit():
+    x = Value(0.0)
+    for _ in range(30):
+        x = x + 1
+    with pytest.raises(GraphTooLarge, match='61 values, more than the 50'):
+        draw_dot(x, max_nodes=50)
+    assert draw_dot(x, max_nodes=61).node_count == 61
+
+
+def test_draw_dot_returns_an_object_with_source():
+    v = Value(1.0, label='out') * 2
+    g = draw_dot(v)
+    assert g.source == to_dot(v)
+    assert g.node_count == 3
+    assert 'graph of 3 values' in repr(g)
+
+
+DOT_OF_A_SET_GRAPH = '''
+import sys
+sys.path.insert(0, {py!r})
+sys.path.insert(0, {tests!r})
+from test_graph import SetValue
+from scalargrad import to_dot
+leaves = [SetValue(float(i), label=f'x{{i}}') for i in range(12)]
+junk = [SetValue(0.0) for _ in range({junk})]  # shifts memory addresses between runs
+total = leaves[0]
+for leaf in leaves[1:]:
+    total = total * leaf + leaves[0]
+print(to_dot(total))
+'''
+
+
+@pytest.mark.skipif(sys.platform == 'emscripten', reason='no subprocesses in Pyodide')
+def test_dot_text_is_the_same_in_every_process():
+    here = os.path.dirname(__file__)
+    outputs = set()
+    for seed, junk in [('0', 0), ('1', 7), ('12345', 100)]:
+        code = DOT_OF_A_SET_GRAPH.format(py=os.path.join(here, '..', 'py'), tests=here, junk=junk)
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        outputs.add(subprocess.run([sys.executable, '-c', code], env=env, capture_output=True,
+                                   text=True, check=True).stdout)
+    assert len(outputs) == 1
