@@ -1,0 +1,237 @@
+"""What the page's worker calls to run a learner's program: `run(source, emit)`.
+
+Output leaves through `emit(json_text)` as flat events, in the order the program made them:
+  {"type": "stdout" | "stderr" | "result" | "notice", "text": ...}
+  {"type": "graph", "dot": ..., "nodes": n, "title": ...}      one per draw_dot(...) call
+  {"type": "graph-too-large", "text": ..., "nodes": n, "limit": m}
+run() returns a JSON object: {"status": "ok"} | {"status": "interrupted"} |
+  {"status": "error", "error": {"type", "message", "traceback", "line", "column"}}
+"""
+import ast
+import builtins
+import json
+import linecache
+import math
+import random
+import sys
+import time
+import traceback
+import types
+
+from . import engine, nn
+from .datasets import make_moons
+from .graph import MAX_NODES, Dot, GraphTooLarge, draw_dot, is_node, trace
+
+FILENAME = '<editor>'
+DISPLAY = '__playground_display__'
+NOTEBOOK_PREFIXES = ('%', '!')
+AVAILABLE = ("the Python standard library, scalargrad (also importable as micrograd) and graphviz "
+             "are available; the playground installs nothing from the internet")
+
+
+class Output:
+    """Collects printed text and sends it in batches, flushing before any other event to keep order."""
+
+    FLUSH_SECONDS = 0.05
+
+    def __init__(self, emit):
+        self._emit = emit
+        self._stream = None
+        self._parts = []
+        self._last_flush = time.monotonic()
+
+    def text(self, stream, text):
+        if stream != self._stream:
+            self.flush()
+            self._stream = stream
+        self._parts.append(text)
+        if time.monotonic() - self._last_flush > self.FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self):
+        if self._parts:
+            self._emit(json.dumps({'type': self._stream, 'text': ''.join(self._parts)}))
+            self._parts = []
+        self._last_flush = time.monotonic()
+
+    def event(self, **event):
+        self.flush()
+        self._emit(json.dumps(event))
+
+
+class Stream:
+    def __init__(self, output, name):
+        self._output = output
+        self._name = name
+
+    def write(self, text):
+        self._output.text(self._name, str(text))
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+class Runner:
+    def __init__(self, output):
+        self.output = output
+        self._shown = {}  # id -> object, kept alive so that ids stay unique during the run
+
+    def draw_dot(self, root, rankdir='LR', format='svg'):
+        """draw_dot as the tutorials use it, and the graph appears in the output at once."""
+        try:
+            dot = draw_dot(root, rankdir=rankdir)
+        except GraphTooLarge as e:
+            self.output.event(type='graph-too-large', text=str(e), nodes=e.count, limit=e.limit)
+            return None
+        self.show_graph(dot.source, dot.node_count, dot.title)
+        self._shown[id(dot)] = dot
+        return dot
+
+    def show_graph(self, source, nodes, title):
+        self.output.event(type='graph', dot=source, nodes=nodes, title=title)
+
+    def display(self, value, is_last):
+        """A top-level expression statement: graphs always show, other values only when last."""
+        if id(value) in self._shown:
+            return
+        if isinstance(value, Dot):
+            self.show_graph(value.source, value.node_count, value.title)
+        elif _is_graphviz(value):
+            self._show_graphviz(value)
+        elif not is_last or value is None:
+            return
+        elif is_node(value):
+            self.draw_dot(value)
+        else:
+            self.output.event(type='result', text=repr(value))
+
+    def _show_graphviz(self, graph):
+        count = sum(1 for line in graph.body if '[' in line and '->' not in line and ' -- ' not in line)
+        limit = 2 * MAX_NODES  # a value is a record node plus an op node
+        if count > limit:
+            self.output.event(type='graph-too-large', nodes=count, limit=limit,
+                              text=f"this graph has {count:,} nodes, more than the {limit:,} that can be drawn")
+        else:
+            self.show_graph(graph.source, count, getattr(graph, 'name', None) or '')
+
+    def namespace(self):
+        return {
+            '__name__': '__main__',
+            '__builtins__': builtins,
+            DISPLAY: self.display,
+            'Value': engine.Value, 'draw_dot': self.draw_dot, 'trace': trace,
+            'Module': nn.Module, 'Neuron': nn.Neuron, 'Layer': nn.Layer, 'MLP': nn.MLP,
+            'make_moons': make_moons, 'math': math, 'random': random, 'input': _no_input,
+        }
+
+
+def _is_graphviz(value):
+    return type(value).__module__.split('.')[0] == 'graphviz' and isinstance(getattr(value, 'source', None), str)
+
+
+def _no_input(prompt=''):
+    raise RuntimeError("input() is not available in the playground: write the value into the code instead")
+
+
+def install_micrograd_alias():
+    """`from micrograd.engine import Value` and `from micrograd.nn import MLP` get scalargrad's."""
+    if 'micrograd' not in sys.modules:
+        package = types.ModuleType('micrograd', 'scalargrad, standing in for micrograd')
+        package.__path__ = []
+        package.engine, package.nn = engine, nn
+        sys.modules.update({'micrograd': package, 'micrograd.engine': engine, 'micrograd.nn': nn})
+
+
+def skip_notebook_commands(source):
+    """Blank out lines like `%matplotlib inline` or `!pip install`; return the new source and what went."""
+    lines, skipped = source.split('\n'), []
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        if stripped.startswith(NOTEBOOK_PREFIXES):
+            skipped.append((i + 1, stripped))
+            lines[i] = line[:len(line) - len(stripped)] + 'pass'
+    return '\n'.join(lines), skipped
+
+
+def parse(source):
+    """The program's AST with every top-level expression statement passed to the display hook."""
+    try:
+        tree = ast.parse(source, FILENAME)
+        skipped = []
+    except SyntaxError:
+        # A line starting with % or ! is only a notebook command if the program does not parse with it.
+        patched, skipped = skip_notebook_commands(source)
+        if not skipped:
+            raise
+        tree = ast.parse(patched, FILENAME)  # an error now is the program's own, past the magics
+    body = tree.body
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, ast.Expr):
+            call = ast.Call(ast.Name(DISPLAY, ast.Load()), [stmt.value, ast.Constant(i == len(body) - 1)], [])
+            body[i] = ast.copy_location(ast.Expr(ast.copy_location(call, stmt.value)), stmt)
+    return ast.fix_missing_locations(tree), skipped
+
+
+def run(source, emit):
+    install_micrograd_alias()
+    output = Output(emit)
+    linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
+    try:
+        tree, skipped = parse(source)
+        code = compile(tree, FILENAME, 'exec')
+    except SyntaxError as e:
+        return json.dumps({'status': 'error', 'error': _syntax_error(e)})
+    for line, text in skipped:
+        output.event(type='notice', text=f"Line {line}: skipped {text!r}, a notebook command, not Python.")
+
+    runner = Runner(output)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Stream(output, 'stdout'), Stream(output, 'stderr')
+    try:
+        exec(code, runner.namespace())
+        result = {'status': 'ok'}
+    except KeyboardInterrupt:
+        result = {'status': 'interrupted'}
+    except BaseException as e:  # SystemExit too: the page keeps running whatever the program does
+        result = {'status': 'error', 'error': _runtime_error(e)}
+    finally:
+        sys.stdout, sys.stderr = saved
+        output.flush()
+    return json.dumps(result)
+
+
+def _syntax_error(e):
+    return {
+        'type': type(e).__name__,
+        'message': f"{e.msg} (line {e.lineno}, column {e.offset})",
+        'traceback': ''.join(traceback.format_exception_only(type(e), e)),
+        'line': e.lineno,
+        'column': e.offset,
+    }
+
+
+def _runtime_error(e):
+    if isinstance(e, SyntaxError) and e.filename == FILENAME:
+        return _syntax_error(e)
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != FILENAME:
+        tb = tb.tb_next  # drop the playground's own frames above the learner's code
+    report = traceback.TracebackException(type(e), e, tb)
+    lines = [frame.lineno for frame in report.stack if frame.filename == FILENAME]
+    message = str(e)
+    if isinstance(e, ModuleNotFoundError):
+        message = f"{message}. In this playground {AVAILABLE}."
+    text = ''.join(report.format())
+    if isinstance(e, ModuleNotFoundError):
+        text += f"\n{AVAILABLE[0].upper()}{AVAILABLE[1:]}.\n"
+    return {
+        'type': type(e).__name__,
+        'message': message,
+        'traceback': text,
+        'line': lines[-1] if lines else None,
+        'column': None,
+    }

@@ -1,0 +1,171 @@
+"""The worker's Python side, run in plain CPython: events in order, errors, notebook commands."""
+import json
+import textwrap
+
+import pytest
+
+from scalargrad import playground
+
+
+def run(source):
+    events = []
+    result = json.loads(playground.run(textwrap.dedent(source), lambda text: events.append(json.loads(text))))
+    return result, events
+
+
+def kinds(events):
+    return [e['type'] for e in events]
+
+
+def test_prints_and_graphs_arrive_in_program_order():
+    result, events = run('''
+        a = Value(2.0, label='a')
+        print('before')
+        draw_dot(a)
+        a.data = 3.0
+        print('between')
+        draw_dot(a)
+        print('after', end='')
+    ''')
+    assert result == {'status': 'ok'}
+    assert kinds(events) == ['stdout', 'graph', 'stdout', 'graph', 'stdout']
+    assert events[0]['text'] == 'before\n'
+    assert 'data 2.0000' in events[1]['dot'] and 'data 3.0000' in events[3]['dot']
+    assert events[1]['title'] == 'a' and events[1]['nodes'] == 1
+
+
+def test_each_call_draws_the_values_of_that_moment():
+    _, events = run('''
+        x = Value(2.0, label='x'); w = Value(-3.0, label='w')
+        y = x * w; y.label = 'y'
+        draw_dot(y)
+        y.backward()
+        draw_dot(y)
+    ''')
+    graphs = [e['dot'] for e in events if e['type'] == 'graph']
+    assert len(graphs) == 2
+    assert '{ x | data 2.0000 | grad 0.0000 }' in graphs[0]
+    assert '{ x | data 2.0000 | grad -3.0000 }' in graphs[1]
+
+
+def test_last_expression_value_is_drawn_and_draw_dot_is_not_drawn_twice():
+    _, events = run("a = Value(1.0, label='a')\nb = a * 2\nb")
+    assert kinds(events) == ['graph']
+    _, events = run("a = Value(1.0, label='a')\ndraw_dot(a * 2)")
+    assert kinds(events) == ['graph']
+
+
+def test_last_expression_of_another_kind_shows_its_repr():
+    _, events = run('x = 2\nx + 1')
+    assert events == [{'type': 'result', 'text': '3'}]
+    _, events = run('x = 2\nx + 1\nNone')
+    assert events == []
+
+
+def test_learner_draw_dot_with_graphviz_digraph_is_shown_at_top_level():
+    pytest.importorskip('graphviz')
+    _, events = run('''
+        from graphviz import Digraph
+        def draw_dot(root):
+            dot = Digraph(format='svg', graph_attr={'rankdir': 'LR'})
+            dot.node(name=str(id(root)), label="{ %s | data %.4f }" % (root.label, root.data), shape='record')
+            return dot
+        v = Value(5.0, label='v')
+        draw_dot(v)
+        v.data = 6.0
+        draw_dot(v)
+    ''')
+    assert kinds(events) == ['graph', 'graph']
+    assert 'data 5.0000' in events[0]['dot'] and 'data 6.0000' in events[1]['dot']
+
+
+def test_namespace_is_ready_and_micrograd_imports_work():
+    result, events = run('''
+        from micrograd.engine import Value as V
+        from micrograd.nn import MLP as M
+        print(V is Value, M is MLP, len(MLP(2, [16, 16, 1]).parameters()), round(math.pi, 2), random.random() < 1)
+        print(type(Neuron(2)).__name__, type(Layer(2, 2)).__name__)
+    ''')
+    assert result == {'status': 'ok'}
+    assert events[0]['text'] == 'True True 337 3.14 True\nNeuron Layer\n'
+
+
+def test_each_run_starts_from_a_fresh_namespace():
+    run('leftover = 1')
+    result, _ = run('leftover')
+    assert result['error']['type'] == 'NameError'
+
+
+def test_notebook_magics_are_skipped_with_a_notice():
+    result, events = run('%matplotlib inline\n!pip install micrograd\nprint("ok")')
+    assert result == {'status': 'ok'}
+    assert kinds(events) == ['notice', 'notice', 'stdout']
+    assert "Line 1: skipped '%matplotlib inline'" in events[0]['text']
+
+
+def test_percent_operator_on_a_continuation_line_is_not_a_magic():
+    result, events = run('x = (7\n% 4)\nprint(x)')
+    assert result == {'status': 'ok'} and events == [{'type': 'stdout', 'text': '3\n'}]
+
+
+def test_runtime_error_traceback_is_trimmed_to_the_learners_code():
+    result, events = run('''
+        def f(v):
+            return v.nope
+
+        print('first')
+        f(Value(1.0))
+    ''')
+    error = result['error']
+    assert result['status'] == 'error'
+    assert error['type'] == 'AttributeError' and error['line'] == 3
+    assert error['traceback'].startswith('Traceback (most recent call last):\n  File "<editor>", line 6')
+    assert 'playground.py' not in error['traceback']
+    assert 'return v.nope' in error['traceback']
+    assert events == [{'type': 'stdout', 'text': 'first\n'}]
+
+
+def test_syntax_error_has_line_and_column():
+    result, events = run('x = 1\ny = (2 +\n')
+    error = result['error']
+    assert error['type'] == 'SyntaxError' and error['line'] == 3 - 1 and error['column'] == 5
+    assert 'line 2, column 5' in error['message']
+    assert events == []
+
+
+def test_syntax_error_in_a_program_with_a_magic_reports_the_real_line():
+    result, _ = run('%matplotlib inline\nx = = 1')
+    assert result['error']['type'] == 'SyntaxError' and result['error']['line'] == 2
+
+
+def test_missing_module_says_what_is_available():
+    result, _ = run('import a_module_the_playground_lacks')
+    assert result['error']['type'] == 'ModuleNotFoundError'
+    assert 'scalargrad (also importable as micrograd) and graphviz' in result['error']['message']
+
+
+def test_system_exit_and_input_do_not_end_the_page():
+    result, _ = run('import sys\nsys.exit(3)')
+    assert result['error']['type'] == 'SystemExit'
+    result, _ = run('input("x? ")')
+    assert 'input() is not available' in result['error']['message']
+
+
+def test_graph_over_the_limit_is_a_message_not_an_error():
+    result, events = run('''
+        x = Value(0.0)
+        for _ in range(1500):
+            x = x + 1
+        draw_dot(x)
+        print('still running')
+    ''')
+    assert result == {'status': 'ok'}
+    assert kinds(events) == ['graph-too-large', 'stdout']
+    assert events[0]['nodes'] == 3001 and events[0]['limit'] == 2000
+    assert '3,001 values' in events[0]['text']
+
+
+def test_keyboard_interrupt_reports_interrupted():
+    result, events = run('print("a")\nraise KeyboardInterrupt')
+    assert result == {'status': 'interrupted'}
+    assert events == [{'type': 'stdout', 'text': 'a\n'}]
