@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Assemble the static playground in dist/, and optionally serve it.
+
+    python build.py                   build dist/ (installs the npm packages first if they are missing)
+    python build.py serve [--host H] [--port P]   build, then serve dist/ with COOP/COEP and gzip
+
+Every path in dist/ is relative: copy it to any static host or a USB stick.
+"""
+import argparse
+import functools
+import gzip
+import hashlib
+import http.server
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / 'dist'
+CACHE = ROOT / '.cache'
+NODE_MODULES = ROOT / 'node_modules'
+PYODIDE = NODE_MODULES / 'pyodide'
+PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip']
+VIZ = NODE_MODULES / '@viz-js' / 'viz' / 'dist' / 'viz.js'
+ESBUILD = NODE_MODULES / '.bin' / 'esbuild'
+EDITOR_SOURCE = 'editor.js'  # bundled with CodeMirror into editor.bundle.js, not copied
+GRAPHVIZ = 'graphviz==0.21'
+PYODIDE_PYTHON = '3.14'
+COMPRESSIBLE = {'.html', '.css', '.js', '.mjs', '.json', '.wasm', '.svg', '.py', '.map'}
+
+
+def run(*command, **kwargs):
+    print('$', ' '.join(str(c) for c in command))
+    subprocess.run([str(c) for c in command], check=True, cwd=ROOT, **kwargs)
+
+
+def install_npm_packages():
+    marker = NODE_MODULES / '.package-lock.json'
+    lock = ROOT / 'package-lock.json'
+    if marker.exists() and marker.stat().st_mtime >= max(lock.stat().st_mtime, (ROOT / 'package.json').stat().st_mtime):
+        return
+    run('npm', 'ci' if lock.exists() else 'install', '--no-audit', '--no-fund')
+
+
+def download_wheel(requirement):
+    """A pure-Python wheel from PyPI for Pyodide's Python, cached in .cache/wheels."""
+    folder = CACHE / 'wheels'
+    name, version = requirement.split('==')
+    pattern = f"{name.replace('-', '_')}-{version}-*.whl"
+    found = sorted(folder.glob(pattern))
+    if not found:
+        run(sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:',
+            '--python-version', PYODIDE_PYTHON, '--dest', folder, requirement)
+        found = sorted(folder.glob(pattern))
+    if not found:
+        sys.exit(f"build.py: pip did not leave a wheel for {requirement} in {folder}")
+    return found[0]
+
+
+def build_scalargrad_wheel(into):
+    for old in into.glob('scalargrad-*.whl'):
+        old.unlink()
+    run(sys.executable, '-m', 'pip', 'wheel', '--quiet', '--no-deps', '--wheel-dir', into, ROOT)
+    (wheel,) = into.glob('scalargrad-*.whl')
+    return wheel
+
+
+def copy(source, target):
+    if not source.exists():
+        sys.exit(f"build.py: missing {source}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, target)
+    print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
+    return target
+
+
+def copy_pyodide():
+    for name in PYODIDE_FILES:
+        copy(PYODIDE / name, DIST / 'pyodide' / name)
+    lock = json.loads((PYODIDE / 'pyodide-lock.json').read_text())
+    micropip = lock['packages']['micropip']
+    wheel = copy(download_wheel(f"micropip=={micropip['version']}"), DIST / 'pyodide' / micropip['file_name'])
+    # The npm package ships no wheels and PyPI's micropip wheel differs from the lock's hash;
+    # with a wrong hash loadPackage fails silently, so the lock we ship carries the real one.
+    micropip['sha256'] = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    (DIST / 'pyodide' / 'pyodide-lock.json').write_text(json.dumps(lock))
+    return lock['info']['python'], micropip['file_name']
+
+
+def bundle_editor():
+    run(ESBUILD, ROOT / 'web' / EDITOR_SOURCE, '--bundle', '--format=esm', '--minify', '--log-level=warning',
+        f"--outfile={DIST / 'editor.bundle.js'}")
+
+
+def compress():
+    """Write a .gz beside each text or wasm file, for serve and for hosts that can send them."""
+    for path in sorted(DIST.rglob('*')):
+        if path.suffix in COMPRESSIBLE and path.is_file():
+            data = path.read_bytes()
+            Path(f"{path}.gz").write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+
+
+def build():
+    install_npm_packages()
+    if DIST.exists():
+        shutil.rmtree(DIST)
+    DIST.mkdir()
+    for source in sorted((ROOT / 'web').rglob('*')):
+        if source.is_file() and source.name != EDITOR_SOURCE:
+            copy(source, DIST / source.relative_to(ROOT / 'web'))
+    python_version, micropip = copy_pyodide()
+    copy(VIZ, DIST / 'vendor' / 'viz.js')
+    graphviz = download_wheel(GRAPHVIZ)
+    wheels = [copy(graphviz, DIST / 'wheels' / graphviz.name).name, build_scalargrad_wheel(DIST / 'wheels').name]
+    bundle_editor()
+    info = {'python': python_version, 'micropip': micropip, 'wheels': wheels}
+    (DIST / 'build.json').write_text(json.dumps(info, indent=2))
+    compress()
+    size = sum(p.stat().st_size for p in DIST.rglob('*') if p.suffix != '.gz')
+    print(f"built {DIST.relative_to(ROOT)}/: {size / 1e6:.1f} MB, Python {python_version}, wheels {', '.join(wheels)}")
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with cross-origin isolation (so Stop can interrupt Python) and gzip where it exists."""
+
+    isolated = True
+
+    def end_headers(self):
+        if self.isolated:
+            self.send_header('Cross-Origin-Opener-Policy', 'same-origin')
+            self.send_header('Cross-Origin-Embedder-Policy', 'require-corp')
+        self.send_header('Cache-Control', 'no-cache')
+        super().end_headers()
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        compressed = Path(f"{path}.gz")
+        if 'gzip' not in self.headers.get('Accept-Encoding', '') or not path.is_file() or not compressed.is_file():
+            return super().send_head()
+        body = compressed.open('rb')
+        self.send_response(200)
+        self.send_header('Content-Type', self.guess_type(str(path)))
+        self.send_header('Content-Encoding', 'gzip')
+        self.send_header('Content-Length', str(compressed.stat().st_size))
+        self.send_header('Vary', 'Accept-Encoding')
+        self.end_headers()
+        return body
+
+    def log_message(self, format, *args):
+        pass
+
+
+def make_server(host='127.0.0.1', port=8000, isolated=True, directory=DIST):
+    handler = type('SiteHandler', (Handler,), {'isolated': isolated})
+    return http.server.ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(directory)))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('command', nargs='?', choices=['build', 'serve'], default='build')
+    parser.add_argument('--host', default='127.0.0.1', help='0.0.0.0 to serve a classroom network')
+    parser.add_argument('--port', type=int, default=8000)
+    args = parser.parse_args()
+    build()
+    if args.command == 'serve':
+        server = make_server(args.host, args.port)
+        print(f"serving the playground at http://{'localhost' if args.host == '127.0.0.1' else args.host}:{args.port}/"
+              " (Ctrl+C to stop)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == '__main__':
+    main()

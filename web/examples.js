@@ -1,0 +1,9 @@
+// The examples menu: each file in examples/ is a short, commented program from the tutorials.
+export const EXAMPLES = [
+  { file: "neuron.py", title: "A tanh neuron, backward()" },
+  { file: "manual-backprop.py", title: "Backprop by hand: L = d * f" },
+  { file: "accumulation.py", title: "Gradients accumulate: a + a" },
+  { file: "gradient-descent.py", title: "Gradient descent on two weights" },
+  { file: "own-value.py", title: "Write your own Value class" },
+  { file: "moons-mlp.py", title: "Train an MLP on the moons" },
+];

@@ -1,0 +1,129 @@
+// One graph in the output: a toolbar (fit, zoom, download SVG, copy DOT) over a pannable, zoomable view.
+
+const MIN_HEIGHT = 140;
+const MIN_SCALE = 0.8; // screen pixels per Graphviz point
+const MAX_SCALE = 1.4;
+const MAX_HEIGHT_SHARE = 0.7; // of the window's height
+
+export function graphCard({ title, nodes }) {
+  const card = element("figure", "graph-card");
+  const caption = element("figcaption", "graph-caption");
+  const name = element("span", "graph-title", title ? `Graph of ${title}` : "Graph");
+  const size = element("span", "graph-size", `${nodes.toLocaleString("en")} ${nodes === 1 ? "value" : "values"}`);
+  const tools = element("span", "graph-tools");
+  caption.append(name, size, tools);
+  const view = element("div", "graph-view");
+  view.append(element("div", "graph-pending", "Drawing…"));
+  card.append(caption, view);
+  return { card, view, tools };
+}
+
+export function showGraph({ view, tools }, svg, dot) {
+  const box = svg.viewBox.baseVal;
+  const home = { x: box.x, y: box.y, width: box.width, height: box.height };
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  view.replaceChildren(svg);
+  // Fit the width, but never shrink text below a readable size: wider graphs start at their
+  // inputs (left) and pan; "Fit" shows the whole graph however small.
+  const width = view.clientWidth || 600;
+  const scale = Math.min(Math.max(width / home.width, MIN_SCALE), MAX_SCALE);
+  const height = Math.max(MIN_HEIGHT, Math.min(home.height * scale, window.innerHeight * MAX_HEIGHT_SHARE));
+  view.style.height = `${Math.round(height)}px`;
+  if (home.width * scale > width + 1) tools.before(element("span", "graph-hint", "drag to pan · Fit shows all"));
+  const start = { width: width / scale, height: height / scale };
+  start.x = home.x - Math.max(0, (start.width - home.width) / 2); // small graphs sit in the middle
+  start.y = home.y - (start.height - home.height) / 2;
+
+  let current = { ...start };
+  const apply = () => svg.setAttribute("viewBox", `${current.x} ${current.y} ${current.width} ${current.height}`);
+  const zoom = (factor, cx = 0.5, cy = 0.5) => {
+    const width = current.width * factor;
+    const height = current.height * factor;
+    current = { x: current.x + (current.width - width) * cx, y: current.y + (current.height - height) * cy, width, height };
+    apply();
+  };
+  const fit = () => {
+    current = { ...home };
+    apply();
+  };
+
+  view.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const rect = view.getBoundingClientRect();
+    zoom(Math.exp(event.deltaY * 0.0015), (event.clientX - rect.left) / rect.width, (event.clientY - rect.top) / rect.height);
+  }, { passive: false });
+
+  let drag = null;
+  view.addEventListener("pointerdown", (event) => {
+    drag = { x: event.clientX, y: event.clientY, start: { ...current } };
+    view.setPointerCapture(event.pointerId);
+    view.classList.add("dragging");
+  });
+  view.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const unitsPerPixel = Math.max(current.width / view.clientWidth, current.height / view.clientHeight);
+    const x = drag.start.x - (event.clientX - drag.x) * unitsPerPixel;
+    current = { ...current, x, y: drag.start.y - (event.clientY - drag.y) * unitsPerPixel };
+    apply();
+  });
+  const endDrag = () => {
+    drag = null;
+    view.classList.remove("dragging");
+  };
+  view.addEventListener("pointerup", endDrag);
+  view.addEventListener("pointercancel", endDrag);
+  view.addEventListener("dblclick", fit);
+  apply();
+
+  tools.append(
+    button("−", "Zoom out", () => zoom(1.25)),
+    button("+", "Zoom in", () => zoom(0.8)),
+    button("Fit", "Fit the whole graph", fit),
+    button("SVG", "Download this graph as SVG", () => download(svg)),
+    button("DOT", "Copy this graph's DOT source", (b) => copyText(dot, b)),
+  );
+}
+
+function download(svg) {
+  const clone = svg.cloneNode(true);
+  clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+  const blob = new Blob([new XMLSerializer().serializeToString(clone)], { type: "image/svg+xml" });
+  const link = element("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "graph.svg";
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+async function copyText(text, feedback) {
+  try {
+    await navigator.clipboard.writeText(text);
+    flash(feedback, "Copied");
+  } catch {
+    flash(feedback, "Copy failed");
+  }
+}
+
+function flash(target, text) {
+  const before = target.textContent;
+  target.textContent = text;
+  setTimeout(() => (target.textContent = before), 1200);
+}
+
+function button(label, title, onClick) {
+  const b = element("button", "graph-button", label);
+  b.type = "button";
+  b.title = title;
+  b.setAttribute("aria-label", title);
+  b.addEventListener("click", () => onClick(b));
+  return b;
+}
+
+export function element(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}

@@ -1,0 +1,114 @@
+// Wires the page: editor, examples menu, Run/Stop, status, output list, Python and graph workers.
+import { createEditor } from "./editor.bundle.js";
+import { EXAMPLES } from "./examples.js";
+import { GraphRenderer } from "./graph-renderer.js";
+import { OutputList } from "./output-list.js";
+import { PythonClient, PythonRestarted } from "./python-client.js";
+import { saveCode, savedCode } from "./saved-code.js";
+
+const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+const status = $("status");
+const statusText = status.querySelector(".status-text");
+const statusBar = status.querySelector("progress");
+const runButton = $("run");
+const stopButton = $("stop");
+const examples = $("examples");
+
+function setStatus(state, text, fraction) {
+  status.dataset.state = state;
+  statusText.textContent = text;
+  statusBar.hidden = fraction === undefined;
+  if (fraction !== undefined) statusBar.value = fraction;
+  runButton.disabled = state === "running";
+  stopButton.disabled = state !== "running";
+}
+
+const renderer = new GraphRenderer();
+const output = new OutputList($("output"), renderer);
+let runWhenReady = false;
+
+const python = new PythonClient({
+  onProgress: ({ step, steps, text }) => setStatus("loading", text, (step - 1) / steps),
+  onReady: ({ python: version, interruptible }) => {
+    setStatus("ready", `Ready · Python ${version}${interruptible ? "" : " · Stop restarts Python"}`);
+    if (runWhenReady) {
+      runWhenReady = false;
+      run();
+    }
+  },
+  onFailed: (error, wasReady) => {
+    if (!wasReady) setStatus("error", `Python could not start: ${error}. Reload the page to try again.`);
+  },
+});
+
+const editor = createEditor({
+  parent: document.getElementById("editor"),
+  doc: savedCode() ?? "",
+  onRun: () => run(),
+  onChange: saveCode,
+});
+
+async function run() {
+  if (python.running) return;
+  if (!python.ready) {
+    runWhenReady = true;
+    statusText.textContent = "Python is still loading; your program will run as soon as it is ready.";
+    return;
+  }
+  editor.clearError();
+  output.startRun();
+  setStatus("running", "Running…");
+  let result;
+  try {
+    result = await python.run(editor.getText(), (event) => output.add(event));
+  } catch (error) {
+    if (!(error instanceof PythonRestarted)) throw error;
+    renderer.cancelAll();
+    await output.settled();
+    output.message("warning", error.message);
+    setStatus("loading", "Restarting Python…", 0);
+    return;
+  }
+  await output.settled();
+  if (result.status === "ok") {
+    setStatus("ready", "Ready · finished");
+  } else if (result.status === "interrupted") {
+    output.message("warning", "Stopped: KeyboardInterrupt. Python kept its state and is ready.");
+    setStatus("ready", "Ready · stopped");
+  } else {
+    const { error } = result;
+    output.error(error);
+    if (error.line) editor.markError(error.line, `${error.type}: ${error.message}`);
+    setStatus("error", `${error.type}${error.line ? ` on line ${error.line}` : ""} · see the output`);
+  }
+}
+
+function stop() {
+  if (python.running) python.stop();
+}
+
+runButton.addEventListener("click", () => run());
+stopButton.addEventListener("click", stop);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && python.running) stop();
+});
+$("clear").addEventListener("click", () => output.clear());
+
+for (const { file, title } of EXAMPLES) examples.append(new Option(title, file));
+examples.addEventListener("change", async () => {
+  if (!examples.value) return;
+  const response = await fetch(new URL(`examples/${examples.value}`, document.baseURI));
+  editor.setText(await response.text());
+  examples.value = "";
+  editor.focus();
+});
+
+if (!editor.getText()) {
+  fetch(new URL(`examples/${EXAMPLES[0].file}`, document.baseURI))
+    .then((response) => response.text())
+    .then((text) => editor.getText() || editor.setText(text));
+}
+
+setStatus("loading", "Starting Python…", 0);
+python.start();
+window.playground = { editor, python }; // for the browser console and the tests' diagnostics

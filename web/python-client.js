@@ -1,0 +1,105 @@
+// The page's side of the Python worker: start it, run one program at a time, stop it.
+// Stop interrupts Python through a SharedArrayBuffer when the page is cross-origin isolated;
+// otherwise (or if Python does not stop soon) it ends the worker and starts a fresh one.
+
+export class PythonRestarted extends Error {
+  constructor(reason) {
+    super(reason);
+    this.name = "PythonRestarted";
+  }
+}
+
+const INTERRUPT_GRACE_MS = 1500;
+const SIGINT = 2;
+
+export class PythonClient {
+  constructor({ onProgress, onReady, onFailed }) {
+    this.onProgress = onProgress;
+    this.onReady = onReady;
+    this.onFailed = onFailed;
+    this.worker = null;
+    this.pending = null; // { id, resolve, reject, onEvent }
+    this.nextId = 1;
+    this.ready = false;
+  }
+
+  start() {
+    this.ready = false;
+    this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    this.worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module" });
+    this.worker.onmessage = ({ data }) => this.receive(data);
+    this.worker.onerror = (event) => this.fail(event.message || "the Python worker could not start");
+    const base = new URL(".", document.baseURI).href;
+    this.worker.postMessage({ type: "init", base, interruptBuffer: this.interruptBuffer });
+  }
+
+  receive(message) {
+    const pending = this.pending && this.pending.id === message.id ? this.pending : null;
+    switch (message.type) {
+      case "progress":
+        this.onProgress(message);
+        break;
+      case "ready":
+        this.ready = true;
+        this.onReady(message);
+        break;
+      case "output":
+        if (pending) pending.onEvent(message.event);
+        break;
+      case "done":
+        if (pending) this.settle().resolve(message.result);
+        break;
+      case "failed":
+        this.fail(message.error);
+        break;
+    }
+  }
+
+  run(code, onEvent) {
+    if (this.pending) return Promise.reject(new Error("a program is already running"));
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending = { id, resolve, reject, onEvent };
+      this.worker.postMessage({ type: "run", id, code });
+    });
+  }
+
+  get running() {
+    return this.pending !== null;
+  }
+
+  stop() {
+    if (!this.pending) return;
+    const { id } = this.pending;
+    if (this.interruptBuffer) {
+      this.interruptBuffer[0] = SIGINT;
+      // A long call into C code never checks the buffer: fall back to a restart.
+      setTimeout(() => {
+        if (this.pending && this.pending.id === id) this.restart("Python did not stop in time, so it was restarted.");
+      }, INTERRUPT_GRACE_MS);
+    } else {
+      this.restart("Stopped: Python was restarted (this page is not cross-origin isolated, so it cannot be interrupted).");
+    }
+  }
+
+  restart(reason) {
+    this.worker.terminate();
+    if (this.pending) this.settle().reject(new PythonRestarted(reason));
+    this.start();
+  }
+
+  fail(error) {
+    // The worker is unusable (boot failed, or Pyodide died): report it and start afresh.
+    const wasReady = this.ready;
+    this.worker.terminate();
+    if (this.pending) this.settle().reject(new PythonRestarted(`Python failed and was restarted: ${error}`));
+    this.onFailed(error, wasReady);
+    if (wasReady) this.start();
+  }
+
+  settle() {
+    const pending = this.pending;
+    this.pending = null;
+    return pending;
+  }
+}
