@@ -87,7 +87,7 @@ def test_namespace_is_ready_and_micrograd_imports_work():
         print(type(Neuron(2)).__name__, type(Layer(2, 2)).__name__)
     ''')
     assert result == {'status': 'ok'}
-    assert events[0]['text'] == 'True True 337 3.14 True\nNeuron Layer\n'
+    assert ''.join(e['text'] for e in events) == 'True True 337 3.14 True\nNeuron Layer\n'
 
 
 def test_each_run_starts_from_a_fresh_namespace():
@@ -169,3 +169,15 @@ def test_keyboard_interrupt_reports_interrupted():
     result, events = run('print("a")\nraise KeyboardInterrupt')
     assert result == {'status': 'interrupted'}
     assert events == [{'type': 'stdout', 'text': 'a\n'}]
+
+
+def test_text_is_sent_line_by_line_so_it_shows_during_a_long_loop():
+    _, events = run('print("a"); print("b", end=""); print("c")')
+    assert events == [{'type': 'stdout', 'text': 'a\n'}, {'type': 'stdout', 'text': 'bc\n'}]
+
+
+def test_endless_output_is_cut_with_a_notice():
+    result, events = run('for i in range(200_000):\n    print("x" * 9)')
+    assert result == {'status': 'ok'}
+    assert events[-1]['type'] == 'notice' and 'Output stopped after 1,000,000 characters' in events[-1]['text']
+    assert sum(len(e['text']) for e in events if e['type'] == 'stdout') <= 1_000_010

@@ -47,7 +47,7 @@ export class OutputList {
       this.lastText.dataset.kind = kind;
       this.append(this.lastText);
     }
-    this.lastText.textContent += text;
+    this.lastText.append(text); // a new text node: no re-layout of what is already there
   }
 
   message(kind, text) {

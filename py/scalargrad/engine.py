@@ -119,6 +119,10 @@ def _noop():
     pass
 
 
+_release_queue = []
+_releasing = False
+
+
 class Value:
     """A scalar that remembers how it was computed, so that backward() can fill in .grad."""
 
@@ -265,6 +269,24 @@ class Value:
             rule = node._rule
             if rule is not None:
                 rule(node)
+
+    def __del__(self):
+        # Freeing a long chain frees each node from inside its parent's free: one C frame per level.
+        # Pyodide's stack gives out after a few thousand levels (a fatal error, not an exception),
+        # so children are handed to a queue and released here, in a loop, one level deep.
+        global _releasing
+        if not self._prev:
+            return
+        _release_queue.append(self._prev)
+        self._prev = ()
+        if _releasing:
+            return
+        _releasing = True
+        try:
+            while _release_queue:
+                _release_queue.pop()
+        finally:
+            _releasing = False
 
     def zero_grad(self):
         for node in self.topological_order():

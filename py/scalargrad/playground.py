@@ -14,7 +14,6 @@ import linecache
 import math
 import random
 import sys
-import time
 import traceback
 import types
 
@@ -30,29 +29,35 @@ AVAILABLE = ("the Python standard library, scalargrad (also importable as microg
 
 
 class Output:
-    """Collects printed text and sends it in batches, flushing before any other event to keep order."""
+    """Sends printed text line by line (so it shows while a loop runs), every other event at once."""
 
-    FLUSH_SECONDS = 0.05
+    MAX_TEXT = 1_000_000  # characters per run; more would only freeze the page
 
     def __init__(self, emit):
         self._emit = emit
         self._stream = None
         self._parts = []
-        self._last_flush = time.monotonic()
+        self._sent = 0
 
     def text(self, stream, text):
+        if self._sent > self.MAX_TEXT:
+            return
         if stream != self._stream:
             self.flush()
             self._stream = stream
         self._parts.append(text)
-        if time.monotonic() - self._last_flush > self.FLUSH_SECONDS:
+        if '\n' in text:
             self.flush()
 
     def flush(self):
         if self._parts:
-            self._emit(json.dumps({'type': self._stream, 'text': ''.join(self._parts)}))
+            text = ''.join(self._parts)
             self._parts = []
-        self._last_flush = time.monotonic()
+            self._sent += len(text)
+            self._emit(json.dumps({'type': self._stream, 'text': text}))
+            if self._sent > self.MAX_TEXT:
+                self._emit(json.dumps({'type': 'notice', 'text': f"Output stopped after {self.MAX_TEXT:,} characters; "
+                                       "the program goes on without showing more."}))
 
     def event(self, **event):
         self.flush()

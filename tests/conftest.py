@@ -1,0 +1,83 @@
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+DEBIAN_CHROMIUM = '/usr/bin/chromium'
+STARTUP_TIMEOUT_MS = 90_000  # boot of Pyodide on a slow, busy machine
+RUN_TIMEOUT_MS = 60_000
+LOCAL_HOSTS = {'127.0.0.1', 'localhost'}
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # A run that collected no tests proves nothing: make it fail rather than pass quietly.
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope='session')
+def site():
+    """dist/, built once per test session from the working tree."""
+    build.build()
+    return build.DIST
+
+
+def _serve(isolated):
+    server = build.make_server(port=0, isolated=isolated)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope='session')
+def site_url(site):
+    """The site as `python build.py serve` sends it: cross-origin isolated, so Stop interrupts Python."""
+    server = _serve(isolated=True)
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope='session')
+def plain_site_url(site):
+    """The site as a plain static host sends it: no COOP/COEP headers, so Stop must restart Python."""
+    server = _serve(isolated=False)
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope='session')
+def browser_type_launch_args(browser_type_launch_args):
+    args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+            '--disable-sync', '--no-first-run']
+    if os.path.exists(DEBIAN_CHROMIUM):
+        return {**browser_type_launch_args, 'executable_path': DEBIAN_CHROMIUM, 'args': args}
+    # A laptop without Debian's Chromium: Playwright's own browser, fetched once if it is missing.
+    subprocess.run([sys.executable, '-m', 'playwright', 'install', 'chromium'], check=True)
+    return {**browser_type_launch_args, 'args': args}
+
+
+@pytest.fixture
+def context(context):
+    """Every request that leaves this machine is blocked, and any attempt fails the test."""
+    attempts = []
+
+    def route(route):
+        if urlparse(route.request.url).hostname in LOCAL_HOSTS or route.request.url.startswith(('data:', 'blob:')):
+            route.continue_()
+        else:
+            attempts.append(route.request.url)
+            route.abort()
+
+    context.route('**/*', route)
+    context.set_default_timeout(RUN_TIMEOUT_MS)
+    yield context
+    assert attempts == [], f"the page tried to reach the network: {attempts}"
+

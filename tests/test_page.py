@@ -1,0 +1,260 @@
+"""The playground end to end, in Chromium, with every non-local request blocked (see conftest.py)."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import ROOT, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
+
+pytestmark = pytest.mark.usefixtures('site')
+
+
+def open_playground(page, url):
+    page.goto(url)
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    return page
+
+
+@pytest.fixture
+def playground(page, site_url):
+    return open_playground(page, site_url)
+
+
+def type_program(page, code):
+    """Replace the editor's text the way a paste does."""
+    page.get_by_test_id('editor').locator('.cm-content').click()
+    page.keyboard.press('ControlOrMeta+a')
+    page.keyboard.insert_text(code)
+    expect(page.get_by_test_id('editor')).to_contain_text(code.strip().splitlines()[-1].strip())
+
+
+def run(page, expected_state='ready'):
+    """Press Run; wait for the contract: 'running' first, then ready/error once everything is in."""
+    status = page.get_by_test_id('status')
+    page.get_by_test_id('run').click()
+    expect(status).to_have_attribute('data-state', re.compile('running|ready|error'))
+    expect(status).not_to_have_attribute('data-state', 'running', timeout=RUN_TIMEOUT_MS)
+    expect(status).to_have_attribute('data-state', expected_state)
+    return page.get_by_test_id('output').locator('section.run').last
+
+
+def graphs(section):
+    return section.locator('svg')
+
+
+def test_page_becomes_ready_with_the_network_blocked(playground):
+    status = playground.get_by_test_id('status')
+    expect(status).to_contain_text('Python 3.14')
+    expect(playground.get_by_test_id('editor')).to_contain_text('x1 = Value(2.0')
+    assert playground.evaluate('self.crossOriginIsolated') is True
+
+
+EXAMPLES = {
+    'neuron.py': ['data 0.7071', 'grad -1.5000', 'grad 1.0000', 'grad 0.5000'],
+    'manual-backprop.py': ['data -8.0000', 'grad 6.0000', 'grad -4.0000', 'grad -2.0000'],
+    'accumulation.py': ['grad 2.0000', 'grad -3.0000'],
+    'gradient-descent.py': ['data 2.5000', 'grad -2.0000'],
+    'own-value.py': ['data 0.7071', 'grad -1.5000', 'grad 0.5000'],
+    'moons-mlp.py': ['neuron', 'ReLU'],
+}
+
+
+def test_examples_menu_lists_every_example(playground):
+    values = playground.get_by_test_id('examples').locator('option').evaluate_all('os => os.map(o => o.value)')
+    assert sorted(v for v in values if v) == sorted(EXAMPLES)
+
+
+@pytest.mark.parametrize('example', EXAMPLES)
+def test_every_example_runs_and_draws_its_values(playground, example):
+    playground.get_by_test_id('examples').select_option(example)
+    first_line = (ROOT / 'web' / 'examples' / example).read_text().splitlines()[0]
+    expect(playground.get_by_test_id('editor').locator('.cm-line').first).to_have_text(first_line)
+    section = run(playground)
+    expect(graphs(section).first).to_be_visible()
+    text = section.locator('svg').all_text_contents()
+    for expected in EXAMPLES[example]:
+        assert any(expected in t for t in text), f"{expected!r} not drawn by {example}"
+
+
+def test_example_output_texts(playground):
+    playground.get_by_test_id('examples').select_option('gradient-descent.py')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_contain_text('w1 = 1.0010, w2 = 4.9980')
+    playground.get_by_test_id('examples').select_option('moons-mlp.py')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_contain_text('parameters: 337')
+    expect(section.locator('pre.stdout')).to_contain_text(re.compile(r'step 14 +loss \d\.\d{4} +accuracy \d+%'))
+
+
+def test_draw_dot_calls_give_graphs_in_order_with_the_values_of_their_moment(playground):
+    type_program(playground, '''a = Value(1.0, label='a')
+print('first')
+draw_dot(a)
+a.data = 2.0
+print('second')
+draw_dot(a)
+a.data = 3.0
+draw_dot(a)
+''')
+    section = run(playground)
+    expect(graphs(section)).to_have_count(3)
+    for i, value in enumerate(['1.0000', '2.0000', '3.0000']):
+        expect(graphs(section).nth(i)).to_contain_text(f'data {value}')
+    order = section.evaluate("s => [...s.querySelectorAll('pre, figure')].map(e => e.tagName)")
+    assert order == ['PRE', 'FIGURE', 'PRE', 'FIGURE', 'FIGURE']
+
+
+def test_learner_defined_class_is_drawn(playground):
+    type_program(playground, '''class Value(object):
+    def __init__(self, data, children={}):
+        self.data = data
+        self.children = children
+        self.grad = 0
+
+    def __add__(self, other):
+        return Value(self.data + other.data, children={self, other})
+
+w1 = Value(2.0)
+w2 = Value(3.5)
+w1 + w2
+''')
+    section = run(playground)
+    expect(graphs(section)).to_have_count(1)
+    expect(graphs(section).first).to_contain_text('data 5.5000')
+    expect(graphs(section).first).to_contain_text('data 3.5000')
+
+
+def test_tutorial_draw_dot_written_with_graphviz_works_offline(playground):
+    type_program(playground, '''%matplotlib inline
+from graphviz import Digraph
+
+def trace(root):
+    nodes, edges = set(), set()
+    def build(v):
+        if v not in nodes:
+            nodes.add(v)
+            for child in v._prev:
+                edges.add((child, v))
+                build(child)
+    build(root)
+    return nodes, edges
+
+def draw_dot(root):
+    dot = Digraph(format='svg', graph_attr={'rankdir': 'LR'})
+    nodes, edges = trace(root)
+    for n in nodes:
+        uid = str(id(n))
+        dot.node(name=uid, label="{ %s | data %.4f | grad %.4f }" % (n.label, n.data, n.grad), shape='record')
+        if n._op:
+            dot.node(name=uid + n._op, label=n._op)
+            dot.edge(uid + n._op, uid)
+    for n1, n2 in edges:
+        dot.edge(str(id(n1)), str(id(n2)) + n2._op)
+    return dot
+
+a = Value(2.0, label='a'); b = Value(-3.0, label='b')
+c = a * b; c.label = 'c'
+draw_dot(c)
+''')
+    section = run(playground)
+    expect(section.locator('.message.notice')).to_contain_text("Line 1: skipped '%matplotlib inline'")
+    expect(graphs(section).first).to_contain_text('data -6.0000')
+
+
+def test_a_traceback_marks_the_failing_line_and_keeps_earlier_output(playground):
+    type_program(playground, 'print("hello")\n')
+    first = run(playground)
+    expect(first).to_contain_text('hello')
+    type_program(playground, '''def f(x):
+    return x / 0
+
+v = Value(1.0)
+f(v.data)
+''')
+    section = run(playground, expected_state='error')
+    error = section.locator('.message.error')
+    expect(error).to_contain_text('ZeroDivisionError: division by zero')
+    expect(error).to_contain_text('File "<editor>", line 5')
+    expect(error.locator('.traceback')).not_to_contain_text('playground.py')
+    expect(playground.locator('.cm-errorLine')).to_have_count(1)
+    expect(playground.locator('.cm-errorLine')).to_have_text('    return x / 0')
+    expect(playground.get_by_test_id('output')).to_contain_text('hello')
+    expect(playground.get_by_test_id('status')).to_contain_text('line 2')
+
+
+def test_a_syntax_error_shows_line_and_column(playground):
+    type_program(playground, 'x = 1\ny = (2 +\nprint(y)\n')
+    section = run(playground, expected_state='error')
+    expect(section.locator('.message.error')).to_contain_text(re.compile(r'SyntaxError: .*\(line 2, column 5\)'))
+    expect(playground.locator('.cm-errorLine')).to_have_text('y = (2 +')
+
+
+def test_stop_interrupts_an_endless_loop_and_the_next_run_works(playground):
+    type_program(playground, 'x = Value(1.0)\nprint("looping")\nwhile True:\n    x = x * 1.0\n')
+    status = playground.get_by_test_id('status')
+    playground.get_by_test_id('run').click()
+    expect(status).to_have_attribute('data-state', 'running')
+    expect(playground.get_by_test_id('output')).to_contain_text('looping')
+    playground.get_by_test_id('stop').click()
+    expect(status).to_have_attribute('data-state', 'ready')
+    expect(playground.get_by_test_id('output')).to_contain_text('KeyboardInterrupt')
+    type_program(playground, 'print(6 * 7)\n')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_have_text('42\n')
+
+
+def test_stop_restarts_python_on_a_host_without_isolation(page, plain_site_url):
+    open_playground(page, plain_site_url)
+    assert page.evaluate('self.crossOriginIsolated') is False
+    expect(page.get_by_test_id('status')).to_contain_text('Stop restarts Python')
+    type_program(page, 'while True: pass\n')
+    page.get_by_test_id('run').click()
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'running')
+    page.get_by_test_id('stop').click()
+    expect(page.get_by_test_id('output')).to_contain_text('Python was restarted')
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('editor')).to_contain_text('while True: pass')
+    type_program(page, 'print("alive")\n')
+    section = run(page)
+    expect(section).to_contain_text('alive')
+
+
+def test_keyboard_shortcut_runs_the_program(playground):
+    type_program(playground, 'print("from the keyboard")\n')
+    playground.keyboard.press('ControlOrMeta+Enter')
+    expect(playground.get_by_test_id('output').locator('pre.stdout')).to_have_text('from the keyboard\n')
+    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+
+
+def test_the_editor_text_survives_a_reload(playground, site_url):
+    type_program(playground, '# my own work\nprint(1)\n')
+    playground.reload()
+    expect(playground.get_by_test_id('editor')).to_contain_text('# my own work')
+
+
+def test_a_graph_over_the_limit_is_a_message_and_the_run_goes_on(playground):
+    type_program(playground, 'x = Value(0.0)\nfor _ in range(1500):\n    x = x + 1\ndraw_dot(x)\nprint("done")\n')
+    section = run(playground)
+    expect(section.locator('.message.warning')).to_contain_text('3,001 values, more than the 2,000')
+    expect(section).to_contain_text('done')
+    expect(graphs(section)).to_have_count(0)
+
+
+def test_a_big_graph_is_drawn(playground):
+    type_program(playground, 'x = Value(0.0)\nfor i in range(250):\n    x = x * 1.0 + i\nx.label = "end"\nx.backward()\ndraw_dot(x)\n')
+    section = run(playground)
+    expect(section.locator('.graph-size')).to_have_text('1,001 values')
+    expect(graphs(section).first).to_contain_text('end')
+    assert section.locator('svg g.node').count() == 1001 + 500
+
+
+def test_graph_tools_copy_dot_and_download_svg(playground, context):
+    context.grant_permissions(['clipboard-read', 'clipboard-write'])
+    type_program(playground, "draw_dot(Value(4.0, label='z'))\n")
+    section = run(playground)
+    section.get_by_role('button', name="Copy this graph's DOT source").click()
+    assert playground.evaluate('navigator.clipboard.readText()').startswith('digraph {')
+    with playground.expect_download() as download:
+        section.get_by_role('button', name='Download this graph as SVG').click()
+    assert download.value.suggested_filename == 'graph.svg'
+    assert '<svg' in open(download.value.path()).read()
