@@ -167,6 +167,16 @@ def test_deep_chain_has_no_recursion_limit(depth):
     assert len(y.topological_order()) == 4 * depth + 1  # per step: a 1.0 leaf, *, a 0.0 leaf, +
 
 
+def test_freeing_a_deep_chain_does_not_recurse():
+    # CPython frees a chain node by node from inside each parent's free; in Pyodide that used to
+    # exhaust the stack after a few thousand levels and kill the interpreter.
+    y = Value(1.0)
+    for _ in range(200_000):
+        y = y + 1
+    del y
+    assert (Value(2.0) * 3).data == 6.0
+
+
 def test_undefined_math_gives_nan_or_inf_not_an_exception():
     assert math.isnan((Value(-8.0) ** (1 / 3)).data)
     assert math.isnan((Value(-2.0) ** Value(0.5)).data)
