@@ -1,13 +1,16 @@
-// Turns DOT into a safe <svg> element, using render-worker.js.
+// Turns DOT into a safe <svg> element, using render-worker.js for the layout.
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 export class GraphRenderer {
   constructor() {
     this.nextId = 1;
     this.pending = new Map();
-    this.start();
+    this.worker = null;
   }
 
-  start() {
+  /** Starts the worker ahead of the first graph (it compiles Graphviz, best done while idle). */
+  warmUp() {
+    if (this.worker) return;
     this.worker = new Worker(new URL("./render-worker.js", import.meta.url), { type: "module" });
     this.worker.onmessage = ({ data }) => {
       const request = this.pending.get(data.id);
@@ -16,23 +19,39 @@ export class GraphRenderer {
     };
   }
 
-  /** Resolves with an SVG element, or rejects with an Error whose message says what went wrong. */
+  /**
+   * Lays out `dot`; resolves with {svg, fill}: an <svg> holding the graph's frame, and fill(),
+   * which adds the nodes and edges a part per task once the svg is in the page.
+   * Rejects with an Error whose message says what went wrong.
+   */
   async render(dot) {
+    this.warmUp();
     const id = this.nextId++;
     const reply = await new Promise((resolve) => {
       this.pending.set(id, resolve);
       this.worker.postMessage({ id, dot });
     });
     if (reply.status === "rejected") throw new Error(reply.reason);
-    return parseSvg(reply.value);
+    const { shell, parts } = reply.value;
+    const svg = parseSvg(shell);
+    const target = svg.querySelector("g") || svg;
+    const fill = async () => {
+      for (const part of parts) {
+        const group = parseSvg(`<svg xmlns="${SVG_NS}"><g>${part}</g></svg>`).firstElementChild;
+        target.append(...group.childNodes);
+        await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between parts
+      }
+    };
+    return { svg, fill };
   }
 
   /** Abandons every layout in progress (Stop during a huge layout). */
   cancelAll() {
+    if (!this.worker) return;
     this.worker.terminate();
+    this.worker = null;
     for (const resolve of this.pending.values()) resolve({ status: "rejected", reason: "Stopped before the graph was drawn." });
     this.pending.clear();
-    this.start();
   }
 }
 
@@ -43,7 +62,7 @@ export function parseSvg(text) {
     throw new Error("Graphviz produced an SVG the browser cannot read");
   }
   sanitize(svg);
-  return document.importNode(svg, true);
+  return document.adoptNode(svg);
 }
 
 // Graphviz copies some attributes (fontname, URL, href) into the SVG unescaped or as links:

@@ -3,8 +3,9 @@ import { createEditor } from "./editor.bundle.js";
 import { EXAMPLES } from "./examples.js";
 import { GraphRenderer } from "./graph-renderer.js";
 import { OutputList } from "./output-list.js";
-import { PythonClient, PythonRestarted } from "./python-client.js";
+import { PythonRestarted } from "./python-client.js";
 import { saveCode, savedCode } from "./saved-code.js";
+import { python } from "./start-python.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const status = $("status");
@@ -27,9 +28,11 @@ const renderer = new GraphRenderer();
 const output = new OutputList($("output"), renderer);
 let runWhenReady = false;
 
-const python = new PythonClient({
+python.connect({
   onProgress: ({ step, steps, text }) => setStatus("loading", text, (step - 1) / steps),
-  onReady: ({ python: version, interruptible }) => {
+  onReady: ({ python: version, interruptible, timings }) => {
+    performance.mark("python-ready", { detail: timings });
+    renderer.warmUp();
     setStatus("ready", `Ready · Python ${version}${interruptible ? "" : " · Stop restarts Python"}`);
     if (runWhenReady) {
       runWhenReady = false;
@@ -47,6 +50,7 @@ const editor = createEditor({
   onRun: () => run(),
   onChange: saveCode,
 });
+performance.mark("editor-usable"); // read by bench/page.py
 
 async function run() {
   if (python.running) return;
@@ -85,12 +89,13 @@ async function run() {
 
 function stop() {
   if (python.running) python.stop();
+  else renderer.cancelAll(); // Python is done, the graphs are still being laid out
 }
 
 runButton.addEventListener("click", () => run());
 stopButton.addEventListener("click", stop);
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && python.running) stop();
+  if (event.key === "Escape" && status.dataset.state === "running") stop();
 });
 $("clear").addEventListener("click", () => output.clear());
 
@@ -109,6 +114,4 @@ if (!editor.getText()) {
     .then((text) => editor.getText() || editor.setText(text));
 }
 
-setStatus("loading", "Starting Python…", 0);
-python.start();
 window.playground = { editor, python }; // for the browser console and the tests' diagnostics

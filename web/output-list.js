@@ -65,9 +65,11 @@ export class OutputList {
     const parts = graphCard({ title, nodes });
     this.append(parts.card);
     const done = this.renderer.render(dot).then(
-      (svg) => showGraph(parts, svg, dot),
-      (error) => parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`)),
-    );
+      ({ svg, fill }) => {
+        showGraph(parts, svg, dot);
+        return fill();
+      },
+    ).catch((error) => parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`)));
     this.drawing.push(done);
   }
 

@@ -12,18 +12,27 @@ export class PythonRestarted extends Error {
 const INTERRUPT_GRACE_MS = 1500;
 const SIGINT = 2;
 
+const ignore = () => {};
+
 export class PythonClient {
-  constructor({ onProgress, onReady, onFailed }) {
-    this.onProgress = onProgress;
-    this.onReady = onReady;
-    this.onFailed = onFailed;
+  constructor() {
+    this.onProgress = this.onReady = this.onFailed = ignore;
+    this.latest = {}; // the last progress and ready messages, for a page that connects late
     this.worker = null;
     this.pending = null; // { id, resolve, reject, onEvent }
     this.nextId = 1;
     this.ready = false;
   }
 
+  /** Sets the page's handlers and replays what already happened while the page was loading. */
+  connect({ onProgress, onReady, onFailed }) {
+    Object.assign(this, { onProgress, onReady, onFailed });
+    if (this.latest.progress) onProgress(this.latest.progress);
+    if (this.latest.ready) onReady(this.latest.ready);
+  }
+
   start() {
+    this.latest = {};
     this.ready = false;
     this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     this.worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module" });
@@ -37,10 +46,12 @@ export class PythonClient {
     const pending = this.pending && this.pending.id === message.id ? this.pending : null;
     switch (message.type) {
       case "progress":
+        this.latest.progress = message;
         this.onProgress(message);
         break;
       case "ready":
         this.ready = true;
+        this.latest.ready = message;
         this.onReady(message);
         break;
       case "output":

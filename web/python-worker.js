@@ -20,9 +20,18 @@ self.onmessage = ({ data }) => {
 async function boot({ base, interruptBuffer: buffer }) {
   // Relative URLs in a worker resolve against the worker script; the page sends its own base.
   const url = (path) => new URL(path, base).href;
+  const timings = {};
+  let lap = performance.now();
+  const measure = (name) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - lap);
+    lap = now;
+  };
   progress(1, "Downloading Python (about 7 MB the first time)…");
-  const info = await (await fetch(url("build.json"))).json();
+  const buildInfo = fetch(url("build.json")).then((response) => response.json());
   const pyodide = await loadPyodide({ indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {} });
+  const info = await buildInfo;
+  measure("pyodide");
   if (buffer) {
     interruptBuffer = buffer;
     pyodide.setInterruptBuffer(buffer);
@@ -37,11 +46,14 @@ async function boot({ base, interruptBuffer: buffer }) {
   } catch (error) {
     throw new Error(`micropip could not be loaded: ${problems.join("; ") || describe(error)}`);
   }
+  measure("micropip");
   progress(3, `Installing ${info.wheels.map((w) => w.split("-")[0]).join(" and ")}…`);
   await micropip.install.callKwargs(info.wheels.map((w) => url(`wheels/${w}`)), { deps: false });
+  measure("install");
   progress(4, "Starting the engine…");
   playground = pyodide.pyimport("scalargrad.playground");
-  post({ type: "ready", python: info.python, interruptible: Boolean(buffer) });
+  measure("engine");
+  post({ type: "ready", python: info.python, interruptible: Boolean(buffer), timings });
 }
 
 function run({ id, code }) {

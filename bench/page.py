@@ -1,0 +1,178 @@
+"""The built page in headless Chromium: load, run, render and Stop timings, and first-load bytes.
+
+    python build.py && python bench/page.py [--runs 5]
+
+Prints medians over --runs fresh page loads (or repeated runs on one page). No assertions: figures only.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+LAUNCH = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+          '--disable-sync', '--no-first-run']
+TIMEOUT = 120_000
+
+BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title><script type="module">
+const worker = new Worker("bare-worker.js", { type: "module" });
+worker.onmessage = () => { performance.mark("python-ready"); document.title = "ready"; };
+</script>"""
+BARE_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href });
+self.postMessage("ready");"""
+
+WAIT_FOR_GRAPH = """() => new Promise((resolve) => {
+  const output = document.querySelector('[data-testid=output]');
+  const status = document.querySelector('[data-testid=status]');
+  const longest = { task: 0 };
+  const tasks = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) longest.task = Math.max(longest.task, e.duration);
+  });
+  tasks.observe({ type: 'longtask' });
+  const start = performance.now();
+  const check = () => {
+    const section = output.querySelector('section.run:last-child');
+    if (section && section.querySelector('svg') && status.dataset.state !== 'running') {
+      observer.disconnect();
+      setTimeout(() => { tasks.disconnect(); resolve({ ms: performance.now() - start, longTask: longest.task }); }, 50);
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+  document.querySelector('[data-testid=run]').click();
+})"""
+
+CHAIN = "x = Value(0.0, label='x0')\nfor i in range({steps}):\n    x = x * 1.0 + i\nx.backward()\ndraw_dot(x)\n"
+
+
+def serve(directory, isolated=True):
+    server = build.make_server(port=0, isolated=isolated, directory=directory)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def mark(page, name):
+    return page.evaluate(f"performance.getEntriesByName('{name}')[0].startTime")
+
+
+def ready(page, url):
+    page.goto(url)
+    page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
+
+
+def set_code(page, code):
+    page.evaluate("code => window.playground.editor.setText(code)", code)
+
+
+def stop_latency(page):
+    set_code(page, "while True:\n    pass\n")
+    page.click('[data-testid=run]')
+    page.wait_for_selector('[data-testid=status][data-state=running]')
+    time.sleep(0.3)
+    start = time.perf_counter()
+    page.click('[data-testid=stop]')
+    page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
+    return 1000 * (time.perf_counter() - start)
+
+
+def first_load_bytes(browser, url):
+    context = browser.new_context()
+    page = context.new_page()
+    paths = []
+    page.on('requestfinished', lambda r: paths.append(r.url[len(url):].split('?')[0] or 'index.html'))
+    ready(page, url)
+    page.wait_for_timeout(500)
+    context.close()
+    raw = sum((build.DIST / p).stat().st_size for p in set(paths) if (build.DIST / p).is_file())
+    gz = sum((build.DIST / f"{p}.gz" if (build.DIST / f"{p}.gz").is_file() else build.DIST / p).stat().st_size
+             for p in set(paths) if (build.DIST / p).is_file())
+    return raw, gz, len(set(paths))
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--runs', type=int, default=5)
+    args = parser.parse_args()
+    if not (build.DIST / 'index.html').exists():
+        sys.exit("build the site first: python build.py")
+    bare_dir = Path(tempfile.mkdtemp())
+    (bare_dir / 'index.html').write_text(BARE_PAGE)
+    (bare_dir / 'bare-worker.js').write_text(BARE_WORKER)
+    os.symlink(build.DIST / 'pyodide', bare_dir / 'pyodide')
+    _, url = serve(build.DIST)
+    _, plain_url = serve(build.DIST, isolated=False)
+    _, bare_url = serve(bare_dir)
+
+    with sync_playwright() as p:
+        executable = '/usr/bin/chromium' if os.path.exists('/usr/bin/chromium') else None
+        browser = p.chromium.launch(executable_path=executable, args=LAUNCH)
+        editor, python, bare, steps = [], [], [], []
+        for _ in range(args.runs):
+            for target, series in ((url, python), (bare_url, bare)):
+                context = browser.new_context()
+                page = context.new_page()
+                if target == url:
+                    ready(page, url)
+                    editor.append(mark(page, 'editor-usable'))
+                    steps.append(page.evaluate("performance.getEntriesByName('python-ready')[0].detail"))
+                else:
+                    page.goto(bare_url)
+                    page.wait_for_function("document.title === 'ready'", timeout=TIMEOUT)
+                series.append(mark(page, 'python-ready'))
+                context.close()
+
+        context = browser.new_context(viewport={'width': 1280, 'height': 800})
+        page = context.new_page()
+        ready(page, url)
+        page.select_option('[data-testid=examples]', 'neuron.py')
+        page.wait_for_function("window.playground.editor.getText().startsWith('# A single neuron')")
+        page.evaluate(WAIT_FOR_GRAPH)  # warm-up
+        neuron = [page.evaluate(WAIT_FOR_GRAPH)['ms'] for _ in range(args.runs)]
+        renders = {}
+        for values in (100, 500, 2000):
+            set_code(page, CHAIN.format(steps=(values - 1) // 4))
+            results = [page.evaluate(WAIT_FOR_GRAPH) for _ in range(max(3, args.runs // 2))]
+            renders[values] = (median([r['ms'] for r in results]), max(r['longTask'] for r in results))
+        interrupt = [stop_latency(page) for _ in range(args.runs)]
+        context.close()
+
+        context = browser.new_context()
+        page = context.new_page()
+        ready(page, plain_url)
+        restart = [stop_latency(page) for _ in range(3)]
+        context.close()
+        raw, gz, files = first_load_bytes(browser, url)
+        browser.close()
+    shutil.rmtree(bare_dir)
+
+    print(f"Backprop Playground page benchmark: medians of {args.runs} runs, headless Chromium, localhost")
+    print(f"  editor usable after navigation     {median(editor):7.0f} ms")
+    print(f"  Python ready (playground)          {median(python):7.0f} ms")
+    print(f"  Python ready (bare loadPyodide)    {median(bare):7.0f} ms   playground/bare = {median(python) / median(bare):.2f}")
+    parts = ', '.join(f"{name} {median([s[name] for s in steps]):.0f} ms" for name in steps[0])
+    print(f"    inside the worker: {parts}")
+    print(f"  Run to graph, neuron example       {median(neuron):7.0f} ms")
+    for values, (ms, long_task) in renders.items():
+        print(f"  Run to graph, chain of {values:>4} values {ms:7.0f} ms   longest main-thread task {long_task:4.0f} ms")
+    print(f"  Stop, interrupt (isolated)         {median(interrupt):7.0f} ms")
+    print(f"  Stop, restart to ready (plain host) {median(restart):6.0f} ms")
+    print(f"  first load: {files} files, {raw / 1e6:.1f} MB raw, {gz / 1e6:.1f} MB as served with gzip")
+
+
+if __name__ == '__main__':
+    main()
