@@ -177,6 +177,27 @@ def test_freeing_a_deep_chain_does_not_recurse():
     assert (Value(2.0) * 3).data == 6.0
 
 
+def test_freeing_a_chain_never_nests_more_than_one_release(monkeypatch):
+    depth = deepest = 0
+    release = Value.__del__
+
+    def counting_release(self):
+        nonlocal depth, deepest
+        depth += 1
+        deepest = max(deepest, depth)
+        try:
+            release(self)
+        finally:
+            depth -= 1
+
+    monkeypatch.setattr(Value, '__del__', counting_release)
+    y = Value(1.0)
+    for _ in range(5_000):
+        y = y * 1.0
+    del y
+    assert deepest == 2
+
+
 def test_undefined_math_gives_nan_or_inf_not_an_exception():
     assert math.isnan((Value(-8.0) ** (1 / 3)).data)
     assert math.isnan((Value(-2.0) ** Value(0.5)).data)

@@ -64,7 +64,8 @@ def test_dot_draws_the_tutorial_picture():
     assert dot.startswith('digraph {')
     assert 'rankdir=LR' in dot
     assert 'v0 [label="{ a | data 2.0000 | grad -3.0000 }" shape=record]' in dot
-    assert 'v2 [label="{ e | data -6.0000 | grad 1.0000 }" shape=record]' in dot
+    assert 'v2 [label="{ e | data -6.0000 | grad 1.0000 }" shape=record class=root]' in dot
+    assert dot.count('class=root') == 1
     assert 'v2_op [label="*" shape=circle]' in dot
     assert 'v2_op -> v2' in dot
     assert 'v0 -> v2_op' in dot and 'v1 -> v2_op' in dot

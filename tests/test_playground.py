@@ -181,3 +181,11 @@ def test_endless_output_is_cut_with_a_notice():
     assert result == {'status': 'ok'}
     assert events[-1]['type'] == 'notice' and 'Output stopped after 1,000,000 characters' in events[-1]['text']
     assert sum(len(e['text']) for e in events if e['type'] == 'stdout') <= 1_000_010
+
+
+def test_a_long_chain_left_by_an_interrupted_run_is_freed_safely():
+    # In Pyodide a recursive free of this chain used to be a fatal error that killed the interpreter.
+    result, _ = run('x = Value(1.0)\nfor i in range(300_000):\n    x = x * 1.0\nraise KeyboardInterrupt')
+    assert result == {'status': 'interrupted'}
+    result, events = run('print("next run")')
+    assert result == {'status': 'ok'} and events == [{'type': 'stdout', 'text': 'next run\n'}]

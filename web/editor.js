@@ -40,6 +40,7 @@ export function createEditor({ parent, doc, onRun, onChange }) {
         basicSetup,
         python(),
         indentUnit.of("    "),
+        EditorView.lineWrapping,
         errorLine,
         EditorView.updateListener.of((update) => update.docChanged && onChange(view.state.doc.toString())),
         EditorView.contentAttributes.of({ "aria-label": "Python code" }),

@@ -1,7 +1,7 @@
 // One graph in the output: a toolbar (fit, zoom, download SVG, copy DOT) over a pannable, zoomable view.
 
 const MIN_HEIGHT = 140;
-const MIN_SCALE = 0.8; // screen pixels per Graphviz point
+const MIN_SCALE = 0.7; // screen pixels per Graphviz point
 const MAX_SCALE = 1.4;
 const MAX_HEIGHT_SHARE = 0.7; // of the window's height
 
@@ -25,18 +25,17 @@ export function showGraph({ view, tools }, svg, dot) {
   svg.removeAttribute("height");
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   view.replaceChildren(svg);
-  // Fit the width, but never shrink text below a readable size: wider graphs start at their
-  // inputs (left) and pan; "Fit" shows the whole graph however small.
+  // Fit the width, but never shrink text below a readable size: a wider graph is panned;
+  // "Fit" shows the whole graph however small.
   const width = view.clientWidth || 600;
   const scale = Math.min(Math.max(width / home.width, MIN_SCALE), MAX_SCALE);
   const height = Math.max(MIN_HEIGHT, Math.min(home.height * scale, window.innerHeight * MAX_HEIGHT_SHARE));
   view.style.height = `${Math.round(height)}px`;
   if (home.width * scale > width + 1) tools.before(element("span", "graph-hint", "drag to pan · Fit shows all"));
-  const start = { width: width / scale, height: height / scale };
-  start.x = home.x - Math.max(0, (start.width - home.width) / 2); // small graphs sit in the middle
-  start.y = home.y - (start.height - home.height) / 2;
+  let current = { width: width / scale, height: height / scale };
+  current.x = home.x - Math.max(0, (current.width - home.width) / 2); // small graphs sit in the middle
+  current.y = home.y - (current.height - home.height) / 2;
 
-  let current = { ...start };
   const apply = () => svg.setAttribute("viewBox", `${current.x} ${current.y} ${current.width} ${current.height}`);
   const zoom = (factor, cx = 0.5, cy = 0.5) => {
     const width = current.width * factor;
@@ -46,6 +45,19 @@ export function showGraph({ view, tools }, svg, dot) {
   };
   const fit = () => {
     current = { ...home };
+    apply();
+  };
+  // A graph up to two views wide starts at its inputs, to be read left to right; a longer one
+  // starts on its output node, where a reader of a long chain wants to land.
+  const showOutput = () => {
+    const root = svg.querySelector("g.root");
+    if (!root || (current.width * 2 >= home.width && current.height >= home.height)) return;
+    const toSvg = svg.getScreenCTM().inverse().multiply(root.getScreenCTM());
+    const b = root.getBBox();
+    const corner = new DOMPoint(b.x + b.width, b.y + b.height / 2).matrixTransform(toSvg);
+    const margin = 12;
+    current.x = Math.min(Math.max(home.x, corner.x + margin - current.width), home.x + home.width - current.width);
+    current.y = Math.min(Math.max(home.y, corner.y - current.height / 2), home.y + home.height - current.height);
     apply();
   };
 
@@ -84,6 +96,7 @@ export function showGraph({ view, tools }, svg, dot) {
     button("SVG", "Download this graph as SVG", () => download(svg)),
     button("DOT", "Copy this graph's DOT source", (b) => copyText(dot, b)),
   );
+  return { showOutput };
 }
 
 function download(svg) {

@@ -65,9 +65,10 @@ export class OutputList {
     const parts = graphCard({ title, nodes });
     this.append(parts.card);
     const done = this.renderer.render(dot).then(
-      ({ svg, fill }) => {
-        showGraph(parts, svg, dot);
-        return fill();
+      async ({ svg, fill }) => {
+        const view = showGraph(parts, svg, dot);
+        await fill();
+        view.showOutput();
       },
     ).catch((error) => parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`)));
     this.drawing.push(done);

@@ -275,9 +275,11 @@ class Value:
         # Pyodide's stack gives out after a few thousand levels (a fatal error, not an exception),
         # so children are handed to a queue and released here, in a loop, one level deep.
         global _releasing
-        if not self._prev:
+        children = getattr(self, '_prev', None)  # missing if __init__ was interrupted (Stop)
+        if not children:
             return
-        _release_queue.append(self._prev)
+        _release_queue.append(children)
+        del children  # the queue must hold the only reference, or the tuple outlives the loop below
         self._prev = ()
         if _releasing:
             return

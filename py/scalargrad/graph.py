@@ -98,13 +98,15 @@ def _dot_source(nodes, edges, rankdir):
         f'  graph [rankdir={_dot_name(rankdir)}]',
         '  node [fontname="Helvetica" fontsize=12]',
     ]
+    root = nodes[-1] if nodes else None
     for n in nodes:
         name = names[id(n)]
         fields = [getattr(n, 'label', ''), f"data {format_number(n.data)}"]
         if hasattr(n, 'grad'):
             fields.append(f"grad {format_number(n.grad)}")
         label = ' | '.join(_record_field(f) for f in fields)
-        lines.append(f'  {name} [label="{{ {label} }}" shape=record]')
+        css = ' class=root' if n is root else ''  # the page starts its view on the output
+        lines.append(f'  {name} [label="{{ {label} }}" shape=record{css}]')
         op = getattr(n, '_op', '')
         if op:
             lines.append(f'  {name}_op [label="{_dot_string(op)}" shape=circle]')

@@ -16,5 +16,5 @@ o = n.tanh(); o.label = 'o'
 o.backward()  # fills in .grad on every node, from o back to the inputs
 
 print(f"o = {o.data:.4f}")
-print(f"do/dx1 = {x1.grad}, do/dw1 = {w1.grad}, do/dx2 = {x2.grad}, do/dw2 = {w2.grad}")
+print(f"do/dx1 = {x1.grad:.4f}   do/dw1 = {w1.grad:.4f}   do/dx2 = {x2.grad:.4f}   do/dw2 = {w2.grad:.4f}")
 draw_dot(o)

@@ -1,0 +1,56 @@
+"""build.py's output and its server, without a browser."""
+import hashlib
+import json
+import re
+import urllib.request
+
+from conftest import ROOT
+
+import build
+
+
+def test_dist_is_self_contained_with_relative_paths(site):
+    for name in ['index.html', 'main.js', 'python-worker.js', 'editor.bundle.js', 'vendor/viz.js', 'build.json',
+                 'pyodide/pyodide.mjs', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip']:
+        assert (site / name).is_file(), name
+    html = (site / 'index.html').read_text()
+    assert not re.search(r'(src|href)="(/|https?:)', html)
+    info = json.loads((site / 'build.json').read_text())
+    assert info['python'].startswith('3.14')
+    for wheel in info['wheels']:
+        assert (site / 'wheels' / wheel).is_file()
+
+
+def test_shipped_lock_has_the_real_hash_of_the_micropip_wheel(site):
+    lock = json.loads((site / 'pyodide' / 'pyodide-lock.json').read_text())
+    micropip = lock['packages']['micropip']
+    wheel = site / 'pyodide' / micropip['file_name']
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == micropip['sha256']
+
+
+def fetch(url, **headers):
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers)) as response:
+        return response.headers, response.read()
+
+
+def test_serve_sends_isolation_headers_and_gzip(site_url, site):
+    headers, body = fetch(site_url + 'pyodide/pyodide.asm.wasm', **{'Accept-Encoding': 'gzip'})
+    assert headers['Content-Encoding'] == 'gzip'
+    assert headers['Content-Type'] == 'application/wasm'
+    assert headers['Cross-Origin-Opener-Policy'] == 'same-origin'
+    assert headers['Cross-Origin-Embedder-Policy'] == 'require-corp'
+    assert len(body) < (site / 'pyodide' / 'pyodide.asm.wasm').stat().st_size / 2
+    headers, body = fetch(site_url + 'index.html')
+    assert 'Content-Encoding' not in headers and body.startswith(b'<!doctype html>')
+
+
+def test_plain_host_mode_sends_no_isolation_headers(plain_site_url):
+    headers, _ = fetch(plain_site_url + 'index.html')
+    assert 'Cross-Origin-Opener-Policy' not in headers
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / '.ci' / 'run').read_text()
+    command = re.search(r'^# README test command:\n(.+)$', ci, re.M).group(1)
+    assert f"\n{command}\n" in (ROOT / 'README.md').read_text()
+    assert build.ROOT == ROOT
