@@ -95,7 +95,7 @@ def _dot_source(nodes, edges, rankdir):
     names = {id(n): f"v{i}" for i, n in enumerate(nodes)}
     lines = [
         'digraph {',
-        f'  graph [rankdir={_dot_name(rankdir)}]',
+        f'  graph [rankdir={_dot_name(rankdir)} ranksep=0.3 nodesep=0.2]',
         '  node [fontname="Helvetica" fontsize=12]',
     ]
     root = nodes[-1] if nodes else None
