@@ -258,3 +258,14 @@ def test_graph_tools_copy_dot_and_download_svg(playground, context):
         section.get_by_role('button', name='Download this graph as SVG').click()
     assert download.value.suggested_filename == 'graph.svg'
     assert '<svg' in open(download.value.path()).read()
+
+
+def test_run_pressed_while_python_loads_runs_once_it_is_ready(page, site_url):
+    page.goto(site_url)
+    expect(page.get_by_test_id('editor')).to_contain_text('x1 = Value(2.0')
+    assert page.get_by_test_id('status').get_attribute('data-state') == 'loading'
+    page.get_by_test_id('run').click()
+    expect(page.get_by_test_id('status')).to_contain_text('runs once')
+    section = page.get_by_test_id('output').locator('section.run')
+    expect(section.locator('svg')).to_contain_text('data 0.7071', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')

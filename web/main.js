@@ -29,7 +29,8 @@ const output = new OutputList($("output"), renderer);
 let runWhenReady = false;
 
 python.connect({
-  onProgress: ({ step, steps, text }) => setStatus("loading", text, (step - 1) / steps),
+  onProgress: ({ step, steps, text }) =>
+    setStatus("loading", runWhenReady ? `${text} Your program runs once Python is ready.` : text, (step - 1) / steps),
   onReady: ({ python: version, interruptible, timings }) => {
     performance.mark("python-ready", { detail: timings });
     renderer.warmUp();
@@ -56,7 +57,7 @@ async function run() {
   if (python.running) return;
   if (!python.ready) {
     runWhenReady = true;
-    statusText.textContent = "Python is still loading; your program will run as soon as it is ready.";
+    statusText.textContent = "Python is still loading; your program runs once it is ready.";
     return;
   }
   editor.clearError();
