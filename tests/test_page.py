@@ -269,3 +269,16 @@ def test_run_pressed_while_python_loads_runs_once_it_is_ready(page, site_url):
     section = page.get_by_test_id('output').locator('section.run')
     expect(section.locator('svg')).to_contain_text('data 0.7071', timeout=STARTUP_TIMEOUT_MS)
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+
+
+def test_a_fatal_pyodide_error_restarts_python_and_keeps_the_page(playground):
+    # Freeing a 100,000-long chain of the learner's own objects exhausts Pyodide's stack: fatal for
+    # that interpreter, so the page must start a new one and say why.
+    type_program(playground, 'class Node:\n    def __init__(self, prev):\n        self.prev = prev\n\n'
+                             'print("before")\nx = None\nfor i in range(100_000):\n    x = Node(x)\ndel x\n')
+    playground.get_by_test_id('run').click()
+    expect(playground.get_by_test_id('output')).to_contain_text('Python ran out of stack and was restarted')
+    expect(playground.get_by_test_id('output')).to_contain_text('before')
+    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    type_program(playground, 'print("alive again")\n')
+    expect(run(playground).locator('pre.stdout')).to_have_text('alive again\n')

@@ -103,7 +103,7 @@ export class PythonClient {
     // The worker is unusable (boot failed, or Pyodide died): report it and start afresh.
     const wasReady = this.ready;
     this.worker.terminate();
-    if (this.pending) this.settle().reject(new PythonRestarted(`Python failed and was restarted: ${error}`));
+    if (this.pending) this.settle().reject(new PythonRestarted(explainFailure(error)));
     this.onFailed(error, wasReady);
     if (wasReady) this.start();
   }
@@ -113,4 +113,14 @@ export class PythonClient {
     this.pending = null;
     return pending;
   }
+}
+
+function explainFailure(error) {
+  if (/Maximum call stack size exceeded/.test(error)) {
+    // Pyodide's C stack is far smaller than CPython's: freeing a very long chain of a learner's own
+    // objects, or a __repr__ that recurses through C code, exhausts it and Pyodide cannot go on.
+    return "Python ran out of stack and was restarted. This happens when a very long chain of your own " +
+      "objects is freed, or a __repr__ calls itself through repr(): try a shorter loop.";
+  }
+  return `Python failed and was restarted: ${error}`;
 }
