@@ -41,6 +41,8 @@ def install_npm_packages():
     lock = ROOT / 'package-lock.json'
     if marker.exists() and marker.stat().st_mtime >= max(lock.stat().st_mtime, (ROOT / 'package.json').stat().st_mtime):
         return
+    if not shutil.which('npm'):
+        sys.exit("build.py: npm was not found; install Node.js 18 or newer (it brings npm) and run this again")
     run('npm', 'ci' if lock.exists() else 'install', '--no-audit', '--no-fund')
 
 

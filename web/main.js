@@ -54,7 +54,7 @@ const editor = createEditor({
 performance.mark("editor-usable"); // read by bench/page.py
 
 async function run() {
-  if (python.running) return;
+  if (status.dataset.state === "running") return; // one run at a time, graphs included
   if (!python.ready) {
     runWhenReady = true;
     statusText.textContent = "Python is still loading; your program runs once it is ready.";
@@ -101,18 +101,26 @@ document.addEventListener("keydown", (event) => {
 $("clear").addEventListener("click", () => output.clear());
 
 for (const { file, title } of EXAMPLES) examples.append(new Option(title, file));
+async function exampleText(file) {
+  const response = await fetch(new URL(`examples/${file}`, document.baseURI));
+  if (!response.ok) throw new Error(`examples/${file}: ${response.status} ${response.statusText}`);
+  return response.text();
+}
+
 examples.addEventListener("change", async () => {
-  if (!examples.value) return;
-  const response = await fetch(new URL(`examples/${examples.value}`, document.baseURI));
-  editor.setText(await response.text());
+  const file = examples.value;
   examples.value = "";
-  editor.focus();
+  if (!file) return;
+  try {
+    editor.setText(await exampleText(file));
+    editor.focus();
+  } catch (error) {
+    statusText.textContent = `Could not load the example: ${error.message}`;
+  }
 });
 
 if (!editor.getText()) {
-  fetch(new URL(`examples/${EXAMPLES[0].file}`, document.baseURI))
-    .then((response) => response.text())
-    .then((text) => editor.getText() || editor.setText(text));
+  exampleText(EXAMPLES[0].file).then((text) => editor.getText() || editor.setText(text), () => {});
 }
 
 window.playground = { editor, python }; // for the browser console and the tests' diagnostics
