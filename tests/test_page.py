@@ -28,6 +28,12 @@ def type_program(page, code):
     expect(page.get_by_test_id('editor')).to_contain_text(code.strip().splitlines()[-1].strip())
 
 
+def load_example(page, example):
+    page.get_by_test_id('examples').select_option(example)
+    first_line = (ROOT / 'web' / 'examples' / example).read_text().splitlines()[0]
+    expect(page.get_by_test_id('editor').locator('.cm-line').first).to_have_text(first_line)
+
+
 def run(page, expected_state='ready'):
     """Press Run; wait for the contract: 'running' first, then ready/error once everything is in."""
     status = page.get_by_test_id('status')
@@ -66,9 +72,7 @@ def test_examples_menu_lists_every_example(playground):
 
 @pytest.mark.parametrize('example', EXAMPLES)
 def test_every_example_runs_and_draws_its_values(playground, example):
-    playground.get_by_test_id('examples').select_option(example)
-    first_line = (ROOT / 'web' / 'examples' / example).read_text().splitlines()[0]
-    expect(playground.get_by_test_id('editor').locator('.cm-line').first).to_have_text(first_line)
+    load_example(playground, example)
     section = run(playground)
     expect(graphs(section).first).to_be_visible()
     text = section.locator('svg').all_text_contents()
@@ -77,10 +81,10 @@ def test_every_example_runs_and_draws_its_values(playground, example):
 
 
 def test_example_output_texts(playground):
-    playground.get_by_test_id('examples').select_option('gradient-descent.py')
+    load_example(playground, 'gradient-descent.py')
     section = run(playground)
     expect(section.locator('pre.stdout')).to_contain_text('w1 = 1.0010, w2 = 4.9980')
-    playground.get_by_test_id('examples').select_option('moons-mlp.py')
+    load_example(playground, 'moons-mlp.py')
     section = run(playground)
     expect(section.locator('pre.stdout')).to_contain_text('parameters: 337')
     expect(section.locator('pre.stdout')).to_contain_text(re.compile(r'step 14 +loss \d\.\d{4} +accuracy \d+%'))
