@@ -90,7 +90,7 @@ class Runner:
         try:
             dot = draw_dot(root, rankdir=rankdir)
         except GraphTooLarge as e:
-            self.output.event(type='graph-too-large', text=str(e), nodes=e.count, limit=e.limit)
+            self.show_too_large(str(e), e.count, e.limit)
             return None
         self.show_graph(dot.source, dot.node_count, dot.title)
         self._shown[id(dot)] = dot
@@ -98,6 +98,9 @@ class Runner:
 
     def show_graph(self, source, nodes, title):
         self.output.event(type='graph', dot=source, nodes=nodes, title=title)
+
+    def show_too_large(self, text, nodes, limit):
+        self.output.event(type='graph-too-large', text=text, nodes=nodes, limit=limit)
 
     def display(self, value, is_last):
         """A top-level expression statement: graphs always show, other values only when last."""
@@ -118,8 +121,7 @@ class Runner:
         count = sum(1 for line in graph.body if '[' in line and '->' not in line and ' -- ' not in line)
         limit = 2 * MAX_NODES  # a value is a record node plus an op node
         if count > limit:
-            self.output.event(type='graph-too-large', nodes=count, limit=limit,
-                              text=f"this graph has {count:,} nodes, more than the {limit:,} that can be drawn")
+            self.show_too_large(f"this graph has {count:,} nodes, more than the {limit:,} that can be drawn", count, limit)
         else:
             self.show_graph(graph.source, count, getattr(graph, 'name', None) or '')
 
@@ -220,8 +222,6 @@ def _syntax_error(e):
 
 
 def _runtime_error(e):
-    if isinstance(e, SyntaxError) and e.filename == FILENAME:
-        return _syntax_error(e)
     tb = e.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != FILENAME:
         tb = tb.tb_next  # drop the playground's own frames above the learner's code
@@ -230,13 +230,10 @@ def _runtime_error(e):
     message = str(e)
     if isinstance(e, ModuleNotFoundError):
         message = f"{message}. In this playground {AVAILABLE}."
-    text = ''.join(report.format())
-    if isinstance(e, ModuleNotFoundError):
-        text += f"\n{AVAILABLE[0].upper()}{AVAILABLE[1:]}.\n"
     return {
         'type': type(e).__name__,
         'message': message,
-        'traceback': text,
+        'traceback': ''.join(report.format()),
         'line': lines[-1] if lines else None,
         'column': None,
     }
