@@ -159,3 +159,47 @@ def test_dot_text_is_the_same_in_every_process():
         outputs.add(subprocess.run([sys.executable, '-c', code], env=env, capture_output=True,
                                    text=True, check=True).stdout)
     assert len(outputs) == 1
+
+
+def test_no_marks_leave_the_picture_as_it_was():
+    a = Value(2.0, label='a')
+    out = a * a; out.label = 'out'
+    out.backward()
+    assert to_dot(out, marks={}) == to_dot(out, marks=None) == to_dot(out) == draw_dot(out, marks=[]).source
+
+
+def test_a_marked_node_shows_its_grad_and_the_expected_one_and_is_classed():
+    a = Value(3.0, label='a')
+    b = a * a; b.label = 'b'
+    b.grad, a.grad = 1.0, 3.0  # `=` instead of `+=`: one of the two uses lost
+    dot = to_dot(b, marks={a: 6.0})
+    assert ('  v0 [label="{ a | data 3.0000 | grad 3.0000 ≠ 6.0000 expected }" shape=record class="wrong-grad" '
+            'color="#c62828" fontcolor="#b71c1c" fillcolor="#fdecea" style=filled penwidth=2]') in dot
+    assert '  v1 [label="{ b | data 9.0000 | grad 1.0000 }" shape=record class=root]' in dot
+    assert draw_dot(b, marks={a: 6.0}).source == dot
+
+
+def test_a_marked_output_keeps_its_root_class():
+    out = Value(1.0, label='out') * 2
+    out.label = 'out'
+    dot = to_dot(out, marks={out: 1.0})
+    assert 'grad 0.0000 ≠ 1.0000 expected }" shape=record class="root wrong-grad"' in dot
+    assert 'class=root' not in dot
+
+
+def test_marks_can_be_pairs_for_objects_that_are_not_hashable():
+    class Unhashable:
+        __hash__ = None  # a class with __eq__ and no __hash__, as tutorials sometimes write
+
+        def __init__(self, data, children=(), label=''):
+            self.data, self.grad, self._prev, self.label = data, 0.0, list(children), label
+
+    x = Unhashable(2.0, label='x')
+    y = Unhashable(4.0, (x,), label='y')
+    dot = to_dot(y, marks=[(x, 2.0)])
+    assert '{ x | data 2.0000 | grad 0.0000 ≠ 2.0000 expected }' in dot and dot.count('wrong-grad') == 1
+
+
+def test_marked_labels_are_escaped_too():
+    v = Value(1.0, label='{a|b}')
+    assert r'{ \{a\|b\} | data 1.0000 | grad 0.0000 ≠ -1.5000 expected }' in to_dot(v, marks={v: -1.5})

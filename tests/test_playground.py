@@ -189,3 +189,26 @@ def test_a_long_chain_left_by_an_interrupted_run_is_freed_safely():
     assert result == {'status': 'interrupted'}
     result, events = run('print("next run")')
     assert result == {'status': 'ok'} and events == [{'type': 'stdout', 'text': 'next run\n'}]
+
+
+def test_a_named_env_keeps_its_namespace_across_runs_until_reset():
+    events = []
+    emit = lambda text: events.append(json.loads(text))  # noqa: E731
+    assert json.loads(playground.run("a = Value(2.0, label='a')", emit, env='article'))['status'] == 'ok'
+    assert json.loads(playground.run("draw_dot(a * 3)\nprint(a.data)", emit, env='article'))['status'] == 'ok'
+    assert kinds(events) == ['graph', 'stdout'] and events[1]['text'] == '2.0\n'
+    other = json.loads(playground.run('a', emit, env='other'))
+    assert other['error']['type'] == 'NameError'
+    fresh = json.loads(playground.run('a', emit))
+    assert fresh['error']['type'] == 'NameError'
+    playground.reset('article')
+    assert json.loads(playground.run('a', emit, env='article'))['error']['type'] == 'NameError'
+
+
+def test_a_learners_own_draw_dot_in_an_env_survives_later_runs():
+    emit = lambda text: None  # noqa: E731
+    playground.run("def draw_dot(v):\n    return 'mine'", emit, env='own-draw')
+    events = []
+    playground.run("print(draw_dot(1))", lambda text: events.append(json.loads(text)), env='own-draw')
+    assert events == [{'type': 'stdout', 'text': 'mine\n'}]
+    playground.reset('own-draw')

@@ -2,6 +2,10 @@
 
 A node is anything with `data` and children in `_prev` (micrograd) or `children` (some tutorials);
 `grad`, `_op` and `label` are optional. Drawing itself is the page's job: this only writes DOT.
+
+`marks` ({node: expected grad}, or (node, expected) pairs for objects that cannot be dict keys) flags
+nodes whose grad is wrong: their record shows `grad 1.0000 ≠ 2.0000 expected`, in red, with the
+Graphviz class `wrong-grad` (viz.js writes it into the SVG as `<g class="node wrong-grad">`).
 """
 
 MAX_NODES = 2000
@@ -80,8 +84,11 @@ def _record_field(text):
     return escaped
 
 
-def to_dot(root, rankdir='LR', max_nodes=MAX_NODES):
-    return _dot_source(*_limited_trace(root, max_nodes), rankdir)
+WRONG_GRAD_STYLE = 'color="#c62828" fontcolor="#b71c1c" fillcolor="#fdecea" style=filled penwidth=2'
+
+
+def to_dot(root, rankdir='LR', max_nodes=MAX_NODES, marks=None):
+    return _dot_source(*_limited_trace(root, max_nodes), rankdir, marks)
 
 
 def _limited_trace(root, max_nodes):
@@ -91,8 +98,14 @@ def _limited_trace(root, max_nodes):
     return nodes, edges
 
 
-def _dot_source(nodes, edges, rankdir):
+def _marks_by_id(marks):
+    pairs = marks.items() if hasattr(marks, 'items') else (marks or ())
+    return {id(node): expected for node, expected in pairs}
+
+
+def _dot_source(nodes, edges, rankdir, marks=None):
     names = {id(n): f"v{i}" for i, n in enumerate(nodes)}
+    expected = _marks_by_id(marks)
     lines = [
         'digraph {',
         f'  graph [rankdir={_dot_name(rankdir)} ranksep=0.3 nodesep=0.2]',
@@ -102,10 +115,18 @@ def _dot_source(nodes, edges, rankdir):
     for n in nodes:
         name = names[id(n)]
         fields = [getattr(n, 'label', ''), f"data {format_number(n.data)}"]
-        if hasattr(n, 'grad'):
+        marked = id(n) in expected
+        if marked:
+            grad = format_number(getattr(n, 'grad', None))
+            fields.append(f"grad {grad} ≠ {format_number(expected[id(n)])} expected")
+        elif hasattr(n, 'grad'):
             fields.append(f"grad {format_number(n.grad)}")
         label = ' | '.join(_record_field(f) for f in fields)
-        css = ' class=root' if n is root else ''  # the page starts its view on the output
+        if marked:
+            classes = 'root wrong-grad' if n is root else 'wrong-grad'
+            css = f' class="{classes}" {WRONG_GRAD_STYLE}'
+        else:
+            css = ' class=root' if n is root else ''  # the page starts its view on the output
         lines.append(f'  {name} [label="{{ {label} }}" shape=record{css}]')
         op = getattr(n, '_op', '')
         if op:
@@ -135,6 +156,6 @@ class Dot:
         return f"<graph of {self.node_count} values>"
 
 
-def draw_dot(root, rankdir='LR', format='svg', max_nodes=MAX_NODES):
+def draw_dot(root, rankdir='LR', format='svg', max_nodes=MAX_NODES, marks=None):
     nodes, edges = _limited_trace(root, max_nodes)
-    return Dot(_dot_source(nodes, edges, rankdir), len(nodes), str(getattr(root, 'label', '') or ''))
+    return Dot(_dot_source(nodes, edges, rankdir, marks), len(nodes), str(getattr(root, 'label', '') or ''))

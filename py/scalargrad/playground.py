@@ -1,11 +1,16 @@
-"""What the page's worker calls to run a learner's program: `run(source, emit)`.
+"""What the page's worker calls to run a learner's program: `run(source, emit, env=None, checks=None)`.
+
+With `env=None` every run gets a fresh namespace. A named env keeps its namespace across runs, like
+a notebook's cells sharing one kernel, until `reset(env)`. With `checks` (Python source), the checks run
+in the program's namespace after it ends without error, and the result carries their verdict.
 
 Output leaves through `emit(json_text)` as flat events, in the order the program made them:
   {"type": "stdout" | "stderr" | "result" | "notice", "text": ...}
   {"type": "graph", "dot": ..., "nodes": n, "title": ...}      one per draw_dot(...) call
   {"type": "graph-too-large", "text": ..., "nodes": n, "limit": m}
 run() returns a JSON object: {"status": "ok"} | {"status": "interrupted"} |
-  {"status": "error", "error": {"type", "message", "traceback", "line", "column"}}
+  {"status": "error", "error": {"type", "message", "traceback", "line", "column"}};
+  with checks, an "ok" result also has "check": {"status": "passed" | "failed", "message": ...}
 """
 import ast
 import builtins
@@ -19,6 +24,7 @@ import types
 
 from . import engine, nn
 from .datasets import make_moons
+from .checks import run_checks
 from .graph import MAX_NODES, Dot, GraphTooLarge, draw_dot, is_node, trace
 
 FILENAME = '<editor>'
@@ -80,13 +86,42 @@ class Stream:
         return False
 
 
+class Env:
+    """A namespace that outlives one run. Its draw_dot and display hook go to the run in progress."""
+
+    def __init__(self):
+        self.runner = None
+        self.namespace = {
+            '__name__': '__main__',
+            '__builtins__': builtins,
+            DISPLAY: self.display,
+            'Value': engine.Value, 'draw_dot': self.draw_dot, 'trace': trace,
+            'Module': nn.Module, 'Neuron': nn.Neuron, 'Layer': nn.Layer, 'MLP': nn.MLP,
+            'make_moons': make_moons, 'math': math, 'random': random, 'input': _no_input,
+        }
+
+    def draw_dot(self, root, rankdir='LR', format='svg'):
+        """draw_dot as the tutorials use it, and the graph appears in the output at once."""
+        return self.runner.draw_dot(root, rankdir, format)
+
+    def display(self, value, is_last):
+        self.runner.display(value, is_last)
+
+
+ENVS = {}
+
+
+def reset(env):
+    """Forget a named env's namespace: its next run starts afresh."""
+    ENVS.pop(env, None)
+
+
 class Runner:
     def __init__(self, output):
         self.output = output
         self._shown = {}  # id -> object, kept alive so that ids stay unique during the run
 
     def draw_dot(self, root, rankdir='LR', format='svg'):
-        """draw_dot as the tutorials use it, and the graph appears in the output at once."""
         try:
             dot = draw_dot(root, rankdir=rankdir)
         except GraphTooLarge as e:
@@ -124,17 +159,6 @@ class Runner:
             self.show_too_large(f"this graph has {count:,} nodes, more than the {limit:,} that can be drawn", count, limit)
         else:
             self.show_graph(graph.source, count, getattr(graph, 'name', None) or '')
-
-    def namespace(self):
-        return {
-            '__name__': '__main__',
-            '__builtins__': builtins,
-            DISPLAY: self.display,
-            'Value': engine.Value, 'draw_dot': self.draw_dot, 'trace': trace,
-            'Module': nn.Module, 'Neuron': nn.Neuron, 'Layer': nn.Layer, 'MLP': nn.MLP,
-            'make_moons': make_moons, 'math': math, 'random': random, 'input': _no_input,
-        }
-
 
 def _is_graphviz(value):
     return type(value).__module__.split('.')[0] == 'graphviz' and isinstance(getattr(value, 'source', None), str)
@@ -183,7 +207,7 @@ def parse(source):
     return ast.fix_missing_locations(tree), skipped
 
 
-def run(source, emit):
+def run(source, emit, env=None, checks=None):
     install_micrograd_alias()
     output = Output(emit)
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
@@ -195,12 +219,15 @@ def run(source, emit):
     for line, text in skipped:
         output.event(type='notice', text=f"Line {line}: skipped {text!r}, a notebook command, not Python.")
 
-    runner = Runner(output)
+    space = Env() if env is None else ENVS.setdefault(env, Env())
+    space.runner = runner = Runner(output)
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = Stream(output, 'stdout'), Stream(output, 'stderr')
     try:
-        exec(code, runner.namespace())
+        exec(code, space.namespace)
         result = {'status': 'ok'}
+        if checks is not None:
+            result['check'] = run_checks(checks, space.namespace, runner.show_graph)
     except KeyboardInterrupt:
         result = {'status': 'interrupted'}
     except BaseException as e:  # SystemExit too: the page keeps running whatever the program does
