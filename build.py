@@ -125,11 +125,16 @@ def build():
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files with cross-origin isolation (so Stop can interrupt Python) and gzip where it exists."""
+    """Static files with cross-origin isolation (so Stop can interrupt Python) and gzip where it exists.
+
+    Every file may also be used by pages of other sites (embed.js on a blog), as GitHub Pages allows.
+    """
 
     isolated = True
 
     def end_headers(self):
+        self.send_header('Access-Control-Allow-Origin', '*')
+        self.send_header('Cross-Origin-Resource-Policy', 'cross-origin')
         if self.isolated:
             self.send_header('Cross-Origin-Opener-Policy', 'same-origin')
             self.send_header('Cross-Origin-Embedder-Policy', 'require-corp')

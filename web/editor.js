@@ -26,7 +26,7 @@ const errorLine = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-export function createEditor({ parent, doc, onRun, onChange }) {
+export function createEditor({ parent, doc, onRun, onChange, readOnly = false }) {
   const runKeys = [
     { key: "Mod-Enter", run: () => (onRun(), true) },
     { key: "Shift-Enter", run: () => (onRun(), true) },
@@ -44,6 +44,7 @@ export function createEditor({ parent, doc, onRun, onChange }) {
         errorLine,
         EditorView.updateListener.of((update) => update.docChanged && onChange(view.state.doc.toString())),
         EditorView.contentAttributes.of({ "aria-label": "Python code" }),
+        ...(readOnly ? [EditorState.readOnly.of(true)] : []),
       ],
     }),
   });

@@ -7,3 +7,10 @@ export const EXAMPLES = [
   { file: "own-value.py", title: "Write your own Value class" },
   { file: "moons-mlp.py", title: "Train an MLP on the moons" },
 ];
+
+export async function exampleText(file) {
+  if (!EXAMPLES.some((example) => example.file === file)) throw new Error(`there is no example called "${file}"`);
+  const response = await fetch(new URL(`examples/${file}`, import.meta.url));
+  if (!response.ok) throw new Error(`examples/${file}: ${response.status} ${response.statusText}`);
+  return response.text();
+}

@@ -1,4 +1,6 @@
 // Turns DOT into a safe <svg> element, using render-worker.js for the layout.
+import { startModuleWorker } from "./start-worker.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export class GraphRenderer {
@@ -11,7 +13,7 @@ export class GraphRenderer {
   /** Starts the worker ahead of the first graph (it compiles Graphviz, best done while idle). */
   warmUp() {
     if (this.worker) return;
-    this.worker = new Worker(new URL("./render-worker.js", import.meta.url), { type: "module" });
+    this.worker = startModuleWorker(new URL("./render-worker.js", import.meta.url));
     this.worker.onmessage = ({ data }) => {
       const request = this.pending.get(data.id);
       this.pending.delete(data.id);

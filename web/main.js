@@ -1,126 +1,112 @@
-// Wires the page: editor, examples menu, Run/Stop, status, output list, Python and graph workers.
-import { createEditor } from "./editor.bundle.js";
-import { EXAMPLES } from "./examples.js";
-import { GraphRenderer } from "./graph-renderer.js";
-import { OutputList } from "./output-list.js";
-import { PythonRestarted } from "./python-client.js";
-import { saveCode, savedCode } from "./saved-code.js";
-import { python } from "./start-python.js";
+// The main page: one cell bound to the page's own markup, plus examples, Clear, Share, Embed,
+// and code that arrives by link (never run until Run is pressed).
+import { Cell } from "./cell.js";
+import { EXAMPLES, exampleText } from "./examples.js";
+import { codeAside, putCodeAside, saveCode, savedCode } from "./saved-code.js";
+import { showEmbedCode, showShareLink } from "./share-panel.js";
+import { BadLink, decodeCode, fragmentOptions, linkWithCode } from "./share-link.js";
+import { session } from "./start-python.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
-const status = $("status");
-const statusText = status.querySelector(".status-text");
-const statusBar = status.querySelector("progress");
-const runButton = $("run");
-const stopButton = $("stop");
 const examples = $("examples");
+const notice = $("notice");
 
-function setStatus(state, text, fraction) {
-  status.dataset.state = state;
-  statusText.textContent = text;
-  statusBar.hidden = fraction === undefined;
-  if (fraction !== undefined) statusBar.value = fraction;
-  runButton.disabled = state === "running";
-  stopButton.disabled = state !== "running";
+function showNotice(text, actions = [], kind = "info") {
+  notice.dataset.kind = kind;
+  notice.querySelector(".banner-text").textContent = text;
+  const buttons = actions.map(([label, action]) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.addEventListener("click", () => {
+      notice.hidden = true;
+      action();
+    });
+    return b;
+  });
+  notice.querySelector(".banner-actions").replaceChildren(...buttons);
+  notice.hidden = false;
 }
 
-const renderer = new GraphRenderer();
-const output = new OutputList($("output"), renderer);
-let runWhenReady = false;
+/** The code to open with: a link's, or the saved work, or the first example. */
+async function startingCode() {
+  const options = fragmentOptions();
+  return options.has("code") ? openLink(options.get("code")) : { code: savedCode() ?? (await firstExample()) };
+}
 
-python.connect({
-  onProgress: ({ step, steps, text }) =>
-    setStatus("loading", runWhenReady ? `${text} Your program runs once Python is ready.` : text, (step - 1) / steps),
-  onReady: ({ python: version, interruptible, timings }) => {
-    performance.mark("python-ready", { detail: timings });
-    renderer.warmUp();
-    setStatus("ready", `Ready · Python ${version}${interruptible ? "" : " · Stop restarts Python"}`);
-    if (runWhenReady) {
-      runWhenReady = false;
-      run();
-    }
-  },
-  onFailed: (error, wasReady) => {
-    if (!wasReady) setStatus("error", `Python could not start: ${error}. Reload the page to try again.`);
-  },
-});
+/** Code from a link replaces the editor's (which is put aside, not lost) and does not run. */
+async function openLink(encoded) {
+  history.replaceState(null, "", location.pathname + location.search); // a reload keeps later edits
+  const before = savedCode();
+  let opened;
+  try {
+    opened = { code: await decodeCode(encoded), message: "This code came from a link. It has not run: read it, then press Run." };
+  } catch (error) {
+    if (!(error instanceof BadLink)) throw error;
+    opened = { code: await firstExample(), message: `${error.message} The first example is shown instead.`, bad: true };
+  }
+  if (before !== null && before.trim() && before !== opened.code) putCodeAside(before);
+  saveCode(opened.code);
+  return opened;
+}
 
-const editor = createEditor({
-  parent: document.getElementById("editor"),
-  doc: savedCode() ?? "",
-  onRun: () => run(),
+const firstExample = () => exampleText(EXAMPLES[0].file).catch(() => "");
+
+const opened = await startingCode();
+const cell = new Cell({
+  session,
+  parts: { editorHost: document.getElementById("editor"), run: $("run"), stop: $("stop"), status: $("status"), output: $("output") },
+  code: opened.code,
+  follow: true,
   onChange: saveCode,
 });
+const editor = await cell.editorReady;
 performance.mark("editor-usable"); // read by bench/page.py
 
-async function run() {
-  if (status.dataset.state === "running") return; // one run at a time, graphs included
-  if (!python.ready) {
-    runWhenReady = true;
-    statusText.textContent = "Python is still loading; your program runs once it is ready.";
-    return;
-  }
-  editor.clearError();
-  output.startRun();
-  setStatus("running", "Running…");
-  let result;
-  try {
-    result = await python.run(editor.getText(), (event) => output.add(event));
-  } catch (error) {
-    if (!(error instanceof PythonRestarted)) throw error;
-    renderer.cancelAll();
-    await output.settled();
-    output.message("warning", error.message);
-    setStatus("loading", "Restarting Python…", 0);
-    return;
-  }
-  await output.settled();
-  if (result.status === "ok") {
-    setStatus("ready", "Ready · finished");
-  } else if (result.status === "interrupted") {
-    output.message("warning", "Stopped: KeyboardInterrupt. Python kept its state and is ready.");
-    setStatus("ready", "Ready · stopped");
-  } else {
-    const { error } = result;
-    output.error(error);
-    if (error.line) editor.markError(error.line, `${error.type}: ${error.message}`);
-    setStatus("error", `${error.type}${error.line ? ` on line ${error.line}` : ""} · see the output`);
-  }
+function offerRestore({ message, bad }) {
+  const aside = codeAside();
+  const actions = aside === null ? [] : [
+    ["Restore my earlier code", () => {
+      cell.setText(aside);
+      putCodeAside(null);
+    }],
+    ["Keep this", () => putCodeAside(null)],
+  ];
+  const text = [message, aside === null ? "" : "Your earlier code was put aside, not lost."].filter(Boolean).join(" ");
+  if (text) showNotice(text, actions, bad ? "bad" : "info");
 }
+offerRestore(opened);
 
-function stop() {
-  if (python.running) python.stop();
-  else renderer.cancelAll(); // Python is done, the graphs are still being laid out
-}
-
-runButton.addEventListener("click", () => run());
-stopButton.addEventListener("click", stop);
-document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && status.dataset.state === "running") stop();
+window.addEventListener("hashchange", async () => {
+  const options = fragmentOptions();
+  if (!options.has("code")) return;
+  const link = await openLink(options.get("code"));
+  cell.setText(link.code);
+  offerRestore(link);
 });
-$("clear").addEventListener("click", () => output.clear());
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && cell.busy) cell.stop();
+});
+$("clear").addEventListener("click", () => cell.output.clear());
 
 for (const { file, title } of EXAMPLES) examples.append(new Option(title, file));
-async function exampleText(file) {
-  const response = await fetch(new URL(`examples/${file}`, document.baseURI));
-  if (!response.ok) throw new Error(`examples/${file}: ${response.status} ${response.statusText}`);
-  return response.text();
-}
-
 examples.addEventListener("change", async () => {
   const file = examples.value;
   examples.value = "";
   if (!file) return;
   try {
-    editor.setText(await exampleText(file));
+    cell.setText(await exampleText(file));
     editor.focus();
   } catch (error) {
-    statusText.textContent = `Could not load the example: ${error.message}`;
+    showNotice(`Could not load the example: ${error.message}`, [], "bad");
   }
 });
 
-if (!editor.getText()) {
-  exampleText(EXAMPLES[0].file).then((text) => editor.getText() || editor.setText(text), () => {});
-}
+$("share").addEventListener("click", async () => showShareLink(await linkWithCode(location.href, cell.getText())));
+$("embed").addEventListener("click", async () => {
+  const code = cell.getText();
+  showEmbedCode({ iframe: await linkWithCode(new URL("embed.html", location.href), code), script: new URL("embed.js", location.href).href, code });
+});
 
-window.playground = { editor, python }; // for the browser console and the tests' diagnostics
+window.playground = { cell, editor, session }; // for the browser console and the tests' diagnostics

@@ -2,20 +2,23 @@
 import { element, graphCard, showGraph } from "./graph-view.js";
 
 export class OutputList {
-  constructor(root, renderer) {
+  /** With `follow`, the newest output is scrolled into view (a page of its own, not an article). */
+  constructor(root, renderer, { follow = false } = {}) {
     this.root = root;
+    this.follow = follow;
     this.renderer = renderer;
     this.section = null;
     this.runs = 0;
     this.drawing = [];
   }
 
-  startRun() {
+  /** Starts a new section; `note` says why it ran when the reader did not press its Run. */
+  startRun(note) {
     this.runs += 1;
     this.section = element("section", "run");
     this.section.dataset.run = String(this.runs);
     const time = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-    this.section.append(element("header", "run-header", `Run ${this.runs} · ${time}`));
+    this.section.append(element("header", "run-header", `Run ${this.runs} · ${time}${note ? ` · ${note}` : ""}`));
     this.root.append(this.section);
     this.drawing = [];
     this.lastText = null;
@@ -81,8 +84,9 @@ export class OutputList {
 
   append(node) {
     if (!node.matches("pre.text")) this.lastText = null;
+    if (!this.section) this.startRun();
     this.section.append(node);
-    node.scrollIntoView({ block: "nearest" });
+    if (this.follow) node.scrollIntoView({ block: "nearest" });
   }
 
   clear() {

@@ -1,6 +1,7 @@
 // The page's side of the Python worker: start it, run one program at a time, stop it.
 // Stop interrupts Python through a SharedArrayBuffer when the page is cross-origin isolated;
 // otherwise (or if Python does not stop soon) it ends the worker and starts a fresh one.
+import { startModuleWorker } from "./start-worker.js";
 
 export class PythonRestarted extends Error {
   constructor(reason) {
@@ -16,7 +17,7 @@ const ignore = () => {};
 
 export class PythonClient {
   constructor() {
-    this.onProgress = this.onReady = this.onFailed = ignore;
+    this.onProgress = this.onReady = this.onFailed = this.onRestart = ignore;
     this.latest = {}; // the last progress and ready messages, for a page that connects late
     this.worker = null;
     this.pending = null; // { id, resolve, reject, onEvent }
@@ -24,9 +25,9 @@ export class PythonClient {
     this.ready = false;
   }
 
-  /** Sets the page's handlers and replays what already happened while the page was loading. */
-  connect({ onProgress, onReady, onFailed }) {
-    Object.assign(this, { onProgress, onReady, onFailed });
+  /** Sets the handlers and replays what already happened while the page was loading. */
+  connect({ onProgress, onReady, onFailed, onRestart }) {
+    Object.assign(this, { onProgress, onReady, onFailed, onRestart });
     if (this.latest.progress) onProgress(this.latest.progress);
     if (this.latest.ready) onReady(this.latest.ready);
   }
@@ -35,10 +36,10 @@ export class PythonClient {
     this.latest = {};
     this.ready = false;
     this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    this.worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module" });
+    this.worker = startModuleWorker(new URL("./python-worker.js", import.meta.url));
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => this.fail(event.message || "the Python worker could not start");
-    const base = new URL(".", document.baseURI).href;
+    const base = new URL(".", import.meta.url).href; // the site's root, wherever the page that uses it is
     this.worker.postMessage({ type: "init", base, interruptBuffer: this.interruptBuffer });
   }
 
@@ -66,13 +67,19 @@ export class PythonClient {
     }
   }
 
-  run(code, onEvent) {
+  /** Runs `code` in the named env (null: a fresh namespace), then `checks` if given. */
+  run({ code, env = null, checks = null }, onEvent) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.pending = { id, resolve, reject, onEvent };
-      this.worker.postMessage({ type: "run", id, code });
+      this.worker.postMessage({ type: "run", id, code, env, checks });
     });
+  }
+
+  /** Forgets a named env's namespace. */
+  reset(env) {
+    if (this.ready) this.worker.postMessage({ type: "reset", env });
   }
 
   get running() {
@@ -95,6 +102,7 @@ export class PythonClient {
 
   restart(reason) {
     this.worker.terminate();
+    this.onRestart(reason);
     if (this.pending) this.settle().reject(new PythonRestarted(reason));
     this.start();
   }
@@ -105,7 +113,10 @@ export class PythonClient {
     this.worker.terminate();
     if (this.pending) this.settle().reject(new PythonRestarted(explainFailure(error)));
     this.onFailed(error, wasReady);
-    if (wasReady) this.start();
+    if (wasReady) {
+      this.onRestart(explainFailure(error));
+      this.start();
+    }
   }
 
   settle() {

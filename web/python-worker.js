@@ -14,6 +14,8 @@ self.onmessage = ({ data }) => {
     boot(data).catch((error) => post({ type: "failed", error: describe(error) }));
   } else if (data.type === "run") {
     run(data);
+  } else if (data.type === "reset") {
+    playground.reset(data.env);
   }
 };
 
@@ -56,11 +58,12 @@ async function boot({ base, interruptBuffer: buffer }) {
   post({ type: "ready", python: info.python, interruptible: Boolean(buffer), timings });
 }
 
-function run({ id, code }) {
+function run({ id, code, env, checks }) {
   if (interruptBuffer) interruptBuffer[0] = 0;
   const emit = (text) => post({ type: "output", id, event: JSON.parse(text) });
   try {
-    const result = JSON.parse(playground.run(code, emit));
+    // Pyodide turns JS null into jsnull, not None: pass undefined for "no env" and "no checks".
+    const result = JSON.parse(playground.run(code, emit, env ?? undefined, checks ?? undefined));
     post({ type: "done", id, result });
   } catch (error) {
     // Not a Python exception (run() catches those): Pyodide itself failed and cannot be trusted.

@@ -1,6 +1,6 @@
-// Starts the Python worker as early as possible: index.html loads this before main.js,
+// Starts the page's Python as early as possible: index.html loads this before main.js,
 // whose imports (the editor bundle) would otherwise delay Pyodide's download.
-import { PythonClient } from "./python-client.js";
+import { Session } from "./session.js";
 
-export const python = new PythonClient();
-python.start();
+export const session = new Session();
+session.start();

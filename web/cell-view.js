@@ -1,0 +1,64 @@
+// The markup of a compact cell (embeds, embed.html, exercises): a bar with Run, Stop, status and
+// tools, the code, and the output. cell.js brings it to life; cell.css styles it.
+import { element } from "./graph-view.js";
+
+export const STYLESHEET = new URL("./cell.css", import.meta.url).href;
+
+/** A host element with an open shadow root holding the cell's stylesheet: the article's CSS stays out. */
+export function shadowHost(testid) {
+  const host = document.createElement("div");
+  host.dataset.testid = testid;
+  const root = host.attachShadow({ mode: "open" });
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = STYLESHEET;
+  root.append(link);
+  return { host, root };
+}
+
+/** Builds the cell into `root` and returns its parts for new Cell({parts}). */
+export function buildCellView(root, { name = "", theme = "auto", collapsed = false } = {}) {
+  const box = element("div", "cell");
+  box.dataset.theme = theme;
+  const bar = element("div", "cell-bar");
+  const run = button("▶ Run", "button run", "run", "Run (Ctrl+Enter)");
+  const stop = button("■ Stop", "button stop", "stop", "Stop (Esc)");
+  stop.disabled = true;
+  const status = element("div", "status");
+  Object.assign(status.dataset, { testid: "status", state: "idle" });
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  const progress = element("progress");
+  progress.max = 1;
+  progress.hidden = true;
+  status.append(element("span", "status-dot"), element("span", "status-text"), progress);
+  const tools = element("span", "cell-tools");
+  bar.append(...(name ? [element("span", "cell-name", name)] : []), run, stop, status, tools);
+  const editorHost = element("div", "cell-editor");
+  const extra = element("div", "cell-extra"); // exercises put their result, hints and solution here
+  const output = element("div", "output");
+  output.dataset.testid = "output";
+  box.append(bar, editorHost, extra, output);
+  if (collapsed) {
+    box.dataset.collapsed = "";
+    const toggle = button("Show code", "quiet", "", "Show or hide this cell's code");
+    toggle.addEventListener("click", () => {
+      const hidden = box.toggleAttribute("data-collapsed");
+      toggle.textContent = hidden ? "Show code" : "Hide code";
+    });
+    tools.append(toggle);
+  }
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !stop.disabled) stop.click();
+  });
+  root.append(box);
+  return { box, editorHost, run, stop, status, output, tools, extra };
+}
+
+export function button(label, className, testid, title) {
+  const b = element("button", className, label);
+  b.type = "button";
+  if (testid) b.dataset.testid = testid;
+  if (title) b.title = title;
+  return b;
+}

@@ -1,0 +1,167 @@
+// A cell: one program's editor, Run/Stop, status and output, over the page's session.
+// Every host uses it: the main page binds it to its own markup, embeds to cell-view.js's.
+import { OutputList } from "./output-list.js";
+import { PythonRestarted } from "./python-client.js";
+import { RunCancelled } from "./session.js";
+
+const editorModule = () => import("./editor.bundle.js");
+
+export class Cell {
+  /**
+   * parts: {editorHost, run, stop, status, output} elements (status holds .status-text and <progress>).
+   * The code shows at once in a plain <pre> in editorHost, and becomes an editor when the bundle arrives.
+   */
+  constructor({ session, parts, code, env = null, checks = null, readOnly = false, follow = false, onChange, onRunRequest }) {
+    Object.assign(this, { session, parts, env, checks, readOnly, onChange });
+    this.onRunRequest = onRunRequest || (() => this.run());
+    this.code = code;
+    this.editor = null;
+    this.activity = null; // null, "waiting" (for Python or another run) or "running"
+    this.outcome = null; // {state, text} of the last run
+    this.ticket = null;
+    this.held = null; // while other cells run first for this one: what Stop does
+    this.output = new OutputList(parts.output, session.renderer, { follow });
+    this.fallback = document.createElement("pre");
+    this.fallback.className = "cell-code";
+    this.fallback.textContent = code;
+    parts.editorHost.replaceChildren(this.fallback);
+    this.editorReady = editorModule().then(({ createEditor }) => this.upgrade(createEditor));
+    parts.run.addEventListener("click", () => this.onRunRequest(this));
+    parts.stop.addEventListener("click", () => this.stop());
+    session.subscribe(() => this.render());
+  }
+
+  upgrade(createEditor) {
+    this.editor = createEditor({
+      parent: this.parts.editorHost,
+      doc: this.code,
+      readOnly: this.readOnly,
+      onRun: () => this.onRunRequest(this),
+      onChange: (text) => this.onChange?.(text),
+    });
+    this.fallback.remove();
+    return this.editor;
+  }
+
+  getText() {
+    return this.editor ? this.editor.getText() : this.code;
+  }
+
+  setText(text) {
+    this.code = text;
+    if (this.editor) this.editor.setText(text);
+    else this.fallback.textContent = text;
+  }
+
+  get busy() {
+    return this.activity !== null;
+  }
+
+  /**
+   * Runs the cell's code; resolves, once every output (graphs included) is in, with
+   * {status: "ok" | "error" | "interrupted" | "restarted" | "cancelled" | "failed", check?}.
+   */
+  async run({ note } = {}) {
+    if (this.busy && !this.held) return { status: "busy" };
+    this.held = null;
+    this.activity = "waiting";
+    this.outcome = null;
+    this.ticket = this.session.ticket();
+    this.ticket.onStart = () => this.setActivity("running");
+    this.render();
+    this.editor?.clearError();
+    this.output.startRun(note);
+    try {
+      const result = await this.session.run({ code: this.getText(), env: this.env, checks: this.checks }, (event) => this.output.add(event), this.ticket);
+      this.ticket = null; // Python is done; Stop now only cancels the drawing
+      await this.output.settled();
+      this.show(result);
+      return result;
+    } catch (error) {
+      return await this.showFailure(error);
+    } finally {
+      this.ticket = null;
+      this.setActivity(null);
+    }
+  }
+
+  show(result) {
+    if (result.status === "ok") {
+      this.outcome = { state: "ready", text: "Ready · finished" };
+    } else if (result.status === "interrupted") {
+      this.output.message("warning", "Stopped: KeyboardInterrupt. Python kept its state and is ready.");
+      this.outcome = { state: "ready", text: "Ready · stopped" };
+    } else {
+      const { error } = result;
+      this.output.error(error);
+      if (error.line) this.editor?.markError(error.line, `${error.type}: ${error.message}`);
+      this.outcome = { state: "error", text: `${error.type}${error.line ? ` on line ${error.line}` : ""} · see the output` };
+    }
+  }
+
+  async showFailure(error) {
+    if (error instanceof RunCancelled) {
+      this.output.message("warning", error.message);
+      this.outcome = { state: "ready", text: "Ready · stopped" };
+      return { status: "cancelled" };
+    }
+    if (error instanceof PythonRestarted) {
+      this.session.renderer.cancelAll();
+      await this.output.settled();
+      this.output.message("warning", error.message);
+      return { status: "restarted" };
+    }
+    this.output.message("error", error.message); // Python could not start
+    return { status: "failed" };
+  }
+
+  /** Shows the cell as waiting while other work runs for it; Stop calls onStop. */
+  hold(onStop) {
+    this.held = onStop;
+    this.setActivity("waiting");
+  }
+
+  release() {
+    if (!this.held) return;
+    this.held = null;
+    this.setActivity(null);
+  }
+
+  stop() {
+    if (!this.busy) return;
+    if (this.held) this.held();
+    else if (this.ticket) this.session.stop(this.ticket);
+    else this.session.renderer.cancelAll(); // Python is done, the graphs are still being laid out
+  }
+
+  setActivity(activity) {
+    this.activity = activity;
+    this.render();
+  }
+
+  render() {
+    const session = this.session.state;
+    let view;
+    if (this.activity === "running") view = ["running", "Running…"];
+    else if (this.activity === "waiting" && session.phase === "loading") {
+      view = ["loading", `${session.text} Your program runs once Python is ready.`, session.fraction];
+    } else if (this.activity === "waiting") view = ["running", "Waiting for the run before it…"];
+    else if (session.phase === "idle") view = ["idle", "Python starts when you use this cell"];
+    else if (session.phase === "loading") view = ["loading", session.text, session.fraction];
+    else if (session.phase === "failed") view = ["error", session.text];
+    else if (this.outcome) view = [this.outcome.state, this.outcome.text];
+    else view = ["ready", `Ready · Python ${session.version}${session.interruptible ? "" : " · Stop restarts Python"}`];
+    this.setStatus(...view);
+  }
+
+  setStatus(state, text, fraction) {
+    const { status, run, stop } = this.parts;
+    status.dataset.state = state;
+    status.querySelector(".status-text").textContent = text;
+    const bar = status.querySelector("progress");
+    bar.hidden = fraction === undefined;
+    if (fraction !== undefined) bar.value = fraction;
+    run.disabled = this.busy;
+    stop.disabled = !this.busy;
+  }
+}

@@ -1,0 +1,51 @@
+// embed.html: one cell for pages that allow only iframes. Options live in the URL fragment:
+//   code=<as in share links> | example=<file in examples/>, readonly, hide-editor, autorun, theme=light|dark
+// Autorun is honoured only inside a frame: a link opened at the top level never runs by itself.
+import { Cell } from "./cell.js";
+import { buildCellView } from "./cell-view.js";
+import { EXAMPLES, exampleText } from "./examples.js";
+import { reportHeight } from "./frame-height.js";
+import { Session } from "./session.js";
+import { decodeCode, fragmentOptions, linkWithCode } from "./share-link.js";
+
+const options = fragmentOptions();
+const theme = ["light", "dark"].includes(options.get("theme")) ? options.get("theme") : "auto";
+const parts = buildCellView(document.body, { theme, collapsed: options.has("hide-editor") });
+reportHeight();
+
+let code;
+let problem = null;
+try {
+  code = options.has("code") ? await decodeCode(options.get("code")) : await exampleText(options.get("example") || EXAMPLES[0].file);
+} catch (error) {
+  problem = `${error.message} The first example is shown instead.`;
+  code = await exampleText(EXAMPLES[0].file).catch(() => "");
+}
+
+const session = new Session();
+const cell = new Cell({ session, parts, code, readOnly: options.has("readonly") });
+if (problem) {
+  cell.output.startRun();
+  cell.output.message("warning", problem);
+}
+
+const playground = new URL("./index.html", import.meta.url).href;
+const open = document.createElement("a");
+Object.assign(open, { href: playground, target: "_blank", rel: "noopener", textContent: "Open in playground ↗" });
+open.addEventListener("click", async (event) => {
+  event.preventDefault();
+  window.open(await linkWithCode(playground, cell.getText()), "_blank", "noopener");
+});
+parts.tools.append(open);
+document.addEventListener("pointerover", () => session.start(), { once: true });
+document.addEventListener("focusin", () => session.start(), { once: true });
+
+if (options.has("autorun")) {
+  if (window.top !== window) {
+    cell.run();
+  } else {
+    cell.output.startRun();
+    cell.output.message("notice", "This link asks to run its code at once. Code from a link runs only when you press Run.");
+  }
+}
+window.playground = { cell, session };

@@ -1,0 +1,95 @@
+// The script embed: `<script type="module" src="https://HOST/embed.js"></script>` turns every
+// `<pre data-playground>` of the page into a cell (or an exercise: exercise.js). All cells share one Python (started when the
+// reader first points at, focuses or runs a cell); cells of one env share one namespace.
+// It also sizes this site's embed.html iframes on the page (frame-height.js).
+import { Cell } from "./cell.js";
+import { buildCellView, button, shadowHost } from "./cell-view.js";
+import { makeExercise } from "./exercise.js";
+import { resizeFrames } from "./frame-height.js";
+import { Notebook } from "./notebook.js";
+import { Session } from "./session.js";
+import { linkWithCode } from "./share-link.js";
+
+const DEFAULT_ENV = "page";
+const PLAYGROUND = new URL("./index.html", import.meta.url).href;
+
+const session = new Session();
+const notebook = new Notebook(session);
+const pageTheme = document.querySelector('meta[name="backprop-playground-theme"]')?.content || "auto";
+
+/** The code of a block as the author wrote it: the HTML parser already dropped the newline after <pre>. */
+const codeOf = (element) => element.textContent.replace(/^\n/, "").replace(/\s+$/, "");
+const envOf = (element) => element.dataset.env || DEFAULT_ENV;
+
+for (const script of document.querySelectorAll("script[data-playground-setup]")) {
+  notebook.addSetup(envOf(script), codeOf(script));
+}
+
+const autorun = new IntersectionObserver((entries) => {
+  for (const { isIntersecting, target } of entries) {
+    if (!isIntersecting) continue;
+    autorun.unobserve(target);
+    notebook.run(target.cell);
+  }
+}, { threshold: 0.25 });
+
+function makeCell(pre) {
+  const { host, root } = shadowHost("cell");
+  const env = envOf(pre);
+  const parts = buildCellView(root, {
+    name: `[${notebook.cells.length + 1}]`,
+    theme: pre.dataset.theme || pageTheme,
+    collapsed: pre.hasAttribute("data-collapsed"),
+  });
+  const cell = new Cell({
+    session,
+    parts,
+    code: codeOf(pre),
+    env,
+    readOnly: pre.hasAttribute("data-readonly"),
+    onRunRequest: (target) => notebook.run(target),
+  });
+  notebook.add(cell);
+  host.cell = cell;
+  const restart = button("Restart", "quiet", "restart", `Forget every name that the cells of env "${env}" defined`);
+  restart.addEventListener("click", () => {
+    notebook.reset(env);
+    cell.output.startRun();
+    cell.output.message("notice", "Restarted: this env's names are gone. The next Run runs its cells again from the first.");
+  });
+  const open = document.createElement("a");
+  Object.assign(open, { href: PLAYGROUND, target: "_blank", rel: "noopener", textContent: "Open in playground ↗" });
+  open.dataset.testid = "open-in-playground";
+  const refreshLink = async () => (open.href = await linkWithCode(PLAYGROUND, codeForPlayground(cell)));
+  open.addEventListener("pointerenter", refreshLink);
+  open.addEventListener("focus", refreshLink);
+  open.addEventListener("click", async (event) => {
+    event.preventDefault(); // the code may have changed since the pointer arrived
+    window.open(await refreshLink(), "_blank", "noopener");
+  });
+  parts.tools.append(restart, open);
+  const start = () => session.start();
+  host.addEventListener("pointerenter", start, { once: true });
+  host.addEventListener("focusin", start, { once: true });
+  pre.replaceWith(host);
+  if (pre.hasAttribute("data-autorun")) autorun.observe(host);
+  return cell;
+}
+
+/** The cell's code with its env's setup and earlier cells before it, so that it runs on its own. */
+function codeForPlayground(cell) {
+  const earlier = notebook.cells.filter((other) => other.env === cell.env && other.number < cell.number);
+  return [notebook.setups.get(cell.env), ...earlier.map((other) => other.getText()), cell.getText()].filter(Boolean).join("\n\n");
+}
+
+let exercises = 0;
+for (const pre of document.querySelectorAll("pre[data-playground]")) {
+  if (pre.hasAttribute("data-exercise")) {
+    exercises += 1;
+    makeExercise(pre, session, { theme: pre.dataset.theme || pageTheme, name: `Exercise ${exercises}` });
+  } else {
+    makeCell(pre);
+  }
+}
+performance.mark("cells-shown"); // read by bench/page.py
+resizeFrames();

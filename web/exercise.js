@@ -1,0 +1,112 @@
+// An exercise: a cell whose Run also runs hidden checks in the learner's namespace, with a result,
+// hints revealed one at a time, a solution offered after a failed try, and progress kept per page.
+// Authoring format (README.md, "Writing an exercise"), linked by the exercise's id:
+//   <pre data-playground data-exercise="ID">starter</pre>
+//   <script type="text/x-python" data-checks="ID">…</script>
+//   <template data-hint="ID">…</template> (any number)   <script type="text/x-python" data-solution="ID">…</script>
+import { Cell } from "./cell.js";
+import { buildCellView, button, shadowHost } from "./cell-view.js";
+import { element } from "./graph-view.js";
+import { read, write } from "./saved-code.js";
+
+const codeOf = (node) => node.textContent.replace(/^\n/, "").replace(/\s+$/, "");
+
+export function makeExercise(pre, session, { theme = "auto", name = "" } = {}) {
+  const id = pre.dataset.exercise;
+  const find = (attribute) => [...document.querySelectorAll(`[${attribute}]`)].filter((node) => node.getAttribute(attribute) === id);
+  const [checks] = find("data-checks");
+  const [solution] = find("data-solution");
+  const hints = find("data-hint");
+  const starter = codeOf(pre);
+  const key = `backprop-playground:exercise:${location.pathname}:${id}`;
+  const saved = loadProgress(key);
+
+  const { host, root } = shadowHost("exercise");
+  const parts = buildCellView(root, { name, theme });
+  const cell = new Cell({
+    session,
+    parts,
+    code: saved.code ?? starter,
+    checks: checks ? codeOf(checks) : null,
+    readOnly: pre.hasAttribute("data-readonly"),
+    onChange: (code) => saveProgress(key, { ...loadProgress(key), code }),
+    onRunRequest: () => check(),
+  });
+
+  const result = element("div", "result");
+  result.dataset.testid = "result";
+  result.setAttribute("role", "status");
+  const helpers = element("div", "exercise-help");
+  parts.extra.append(result, helpers);
+  const showResult = (state, text) => {
+    result.dataset.state = state;
+    result.textContent = text;
+  };
+  if (saved.passed) showResult("passed", "✓ Passed. Your code is kept in this browser.");
+  else showResult("idle", checks ? "Press Run to check your code." : "This exercise has no checks.");
+
+  const hintBox = element("div", "hints");
+  let shown = 0;
+  const hintButton = button(`Show a hint (${hints.length})`, "quiet", "hint", "Reveal the next hint");
+  hintButton.addEventListener("click", () => {
+    const hint = element("div", "hint");
+    hint.append(hints[shown].content.cloneNode(true));
+    hintBox.append(hint);
+    shown += 1;
+    hintButton.textContent = shown < hints.length ? `Next hint (${hints.length - shown} left)` : "No more hints";
+    hintButton.disabled = shown === hints.length;
+  });
+  const solutionButton = button("Show the solution", "quiet", "solution", "Show a solution that passes");
+  solutionButton.hidden = true;
+  const solutionBox = element("div", "solution");
+  solutionButton.addEventListener("click", () => {
+    const code = element("pre", "cell-code", solution ? codeOf(solution) : "");
+    const use = button("Put it in the editor", "quiet", "", "Replace your code with the solution (Ctrl+Z brings yours back)");
+    use.addEventListener("click", () => cell.setText(codeOf(solution)));
+    solutionBox.replaceChildren(code, use);
+    solutionButton.hidden = true;
+  });
+  const reset = button("Reset exercise", "quiet", "reset", "Go back to the starter code and forget this exercise's progress");
+  reset.addEventListener("click", () => {
+    cell.setText(starter);
+    write(key, null);
+    showResult("idle", "Press Run to check your code.");
+    solutionBox.replaceChildren();
+  });
+  if (hints.length) parts.tools.append(hintButton);
+  if (solution) parts.tools.append(solutionButton);
+  parts.tools.append(reset);
+  helpers.append(hintBox, solutionBox);
+
+  async function check() {
+    showResult("running", "Checking…");
+    const outcome = await cell.run();
+    if (outcome.status === "ok" && outcome.check) {
+      const passed = outcome.check.status === "passed";
+      showResult(passed ? "passed" : "failed", `${passed ? "✓" : "✗"} ${outcome.check.message}`);
+      saveProgress(key, { code: cell.getText(), passed: passed || loadProgress(key).passed });
+    } else if (outcome.status === "error") {
+      showResult("failed", "✗ Your code raised an error before the checks could run: see the traceback below.");
+    } else if (outcome.status === "ok") {
+      showResult("idle", "This exercise has no checks.");
+    } else {
+      showResult("idle", "Stopped before the checks ran. Press Run to check your code.");
+    }
+    if (result.dataset.state === "failed" && solution && !solutionBox.hasChildNodes()) solutionButton.hidden = false;
+  }
+
+  host.addEventListener("pointerenter", () => session.start(), { once: true });
+  host.addEventListener("focusin", () => session.start(), { once: true });
+  pre.replaceWith(host);
+  return cell;
+}
+
+function loadProgress(key) {
+  try {
+    return JSON.parse(read(key)) || {};
+  } catch {
+    return {};
+  }
+}
+
+const saveProgress = (key, progress) => write(key, JSON.stringify(progress));

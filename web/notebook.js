@@ -1,0 +1,100 @@
+// Cells that share envs, like a notebook's cells share a kernel. Run on a cell first runs its env's
+// hidden setup code and the earlier cells of its env that have not run since the env started.
+export class Notebook {
+  constructor(session) {
+    this.session = session;
+    this.cells = []; // in page order; each cell has .env and .number
+    this.setups = new Map(); // env -> setup code
+    this.ran = new Set(); // cells and setups whose names are in their env now
+    this.lost = new Set(); // cells whose names went with the last restart
+    this.chain = Promise.resolve();
+    session.onRestart(() => {
+      this.lost = new Set([...this.ran].filter((item) => typeof item !== "string"));
+      this.ran.clear();
+    });
+  }
+
+  add(cell) {
+    cell.number = this.cells.length + 1;
+    this.cells.push(cell);
+  }
+
+  addSetup(env, code) {
+    this.setups.set(env, [this.setups.get(env), code].filter(Boolean).join("\n"));
+  }
+
+  /** Runs `cell` after what it needs, one chain at a time. */
+  run(cell) {
+    const turn = this.chain.then(() => this.runWithEarlier(cell));
+    this.chain = turn.catch(() => {});
+    return turn;
+  }
+
+  async runWithEarlier(cell) {
+    let stopped = false;
+    let current = null;
+    cell.hold(() => {
+      stopped = true;
+      current?.stop();
+    });
+    const needed = await this.runSetup(cell);
+    for (const earlier of this.earlierCells(cell)) {
+      if (stopped || !needed) break;
+      current = earlier;
+      const { status } = await earlier.run({ note: `run first, because cell ${cell.number} needs it` });
+      if (status !== "ok") {
+        cell.release();
+        cell.output.startRun();
+        cell.output.message("warning", `Cell ${earlier.number} did not finish, so this cell did not run. Fix or run cell ${earlier.number}, then press Run here again.`);
+        return;
+      }
+      this.ran.add(earlier);
+    }
+    if (stopped || !needed) {
+      cell.release();
+      if (stopped) {
+        cell.output.startRun();
+        cell.output.message("warning", "Stopped before this cell ran.");
+      }
+      return;
+    }
+    const { status } = await cell.run();
+    if (status === "ok") this.ran.add(cell);
+    if (status === "restarted") this.explainLoss(cell);
+  }
+
+  earlierCells(cell) {
+    return this.cells.filter((other) => other.env === cell.env && other.number < cell.number && !this.ran.has(other));
+  }
+
+  async runSetup(cell) {
+    const code = this.setups.get(cell.env);
+    if (!code || this.ran.has(`setup:${cell.env}`)) return true;
+    try {
+      const result = await this.session.run({ code, env: cell.env }, () => {});
+      if (result.status === "ok") {
+        this.ran.add(`setup:${cell.env}`);
+        return true;
+      }
+      cell.output.startRun("setup");
+      cell.output.message("error", "The page's hidden setup code failed:");
+      if (result.error) cell.output.error(result.error);
+    } catch (error) {
+      cell.output.startRun("setup");
+      cell.output.message("error", error.message);
+    }
+    return false;
+  }
+
+  explainLoss(cell) {
+    const lost = this.cells.filter((other) => other.env === cell.env && this.lost.has(other)).map((other) => other.number);
+    const which = lost.length ? `the names that cell${lost.length > 1 ? "s" : ""} ${lost.join(", ")} defined are gone` : "its names are gone";
+    cell.output.message("warning", `Python restarted, so ${which}. Press Run again: the cells before this one run first.`);
+  }
+
+  /** Empties an env: its cells run afresh, from the first, on the next Run. */
+  reset(env) {
+    this.session.reset(env);
+    for (const item of [...this.ran]) if (item === `setup:${env}` || item.env === env) this.ran.delete(item);
+  }
+}

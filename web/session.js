@@ -1,0 +1,115 @@
+// One page's Python: one Python worker and one graph worker, shared by every cell on the page.
+// Runs wait their turn (one at a time); Python starts on the first start() or run().
+import { GraphRenderer } from "./graph-renderer.js";
+import { PythonClient } from "./python-client.js";
+
+export class RunCancelled extends Error {
+  constructor() {
+    super("Stopped before it ran.");
+    this.name = "RunCancelled";
+  }
+}
+
+export class Session {
+  constructor() {
+    this.python = new PythonClient();
+    this.renderer = new GraphRenderer();
+    // phase: idle (not requested), loading, ready, failed. text and fraction describe loading.
+    this.state = { phase: "idle", text: "", fraction: undefined, interruptible: false, version: "" };
+    this.listeners = new Set();
+    this.restartListeners = new Set();
+    this.queue = Promise.resolve();
+    this.current = null; // the ticket whose code Python is running
+    this.readyWaiters = [];
+    this.python.connect({
+      onProgress: ({ step, steps, text }) => this.update({ phase: "loading", text, fraction: (step - 1) / steps }),
+      onReady: ({ python: version, interruptible, timings }) => {
+        performance.mark("python-ready", { detail: timings }); // read by bench/page.py
+        this.renderer.warmUp();
+        this.update({ phase: "ready", text: "", fraction: undefined, version, interruptible });
+        for (const { resolve } of this.readyWaiters.splice(0)) resolve();
+      },
+      onFailed: (error, wasReady) => {
+        if (wasReady) return; // it restarts by itself
+        const text = `Python could not start: ${error}. Reload the page to try again.`;
+        this.update({ phase: "failed", text });
+        for (const { reject } of this.readyWaiters.splice(0)) reject(new Error(text));
+      },
+      onRestart: (reason) => {
+        this.update({ phase: "loading", text: "Restarting Python…", fraction: 0 });
+        for (const listener of this.restartListeners) listener(reason);
+      },
+    });
+  }
+
+  start() {
+    if (this.state.phase !== "idle") return;
+    this.update({ phase: "loading", text: "Starting Python…", fraction: 0 });
+    this.python.start();
+  }
+
+  /** Calls listener(state) now and on every change. */
+  subscribe(listener) {
+    this.listeners.add(listener);
+    listener(this.state);
+  }
+
+  /** Calls listener(reason) whenever Python restarts: every env's names are gone. */
+  onRestart(listener) {
+    this.restartListeners.add(listener);
+  }
+
+  update(change) {
+    this.state = { ...this.state, ...change };
+    for (const listener of this.listeners) listener(this.state);
+  }
+
+  whenReady() {
+    if (this.python.ready) return Promise.resolve();
+    this.start();
+    if (this.state.phase === "failed") return Promise.reject(new Error(this.state.text));
+    return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
+  }
+
+  /**
+   * Runs {code, env, checks} once earlier runs are done and Python is ready; resolves with the result.
+   * `ticket` (from ticket()) lets the caller stop or cancel it. Rejects with PythonRestarted or RunCancelled.
+   */
+  run(request, onEvent, ticket = this.ticket()) {
+    const turn = this.queue.then(async () => {
+      await this.whenReady();
+      if (ticket.cancelled) throw new RunCancelled();
+      this.current = ticket;
+      ticket.onStart();
+      try {
+        return await this.python.run(request, onEvent);
+      } finally {
+        this.current = null;
+      }
+    });
+    this.queue = turn.catch(() => {});
+    return Promise.race([turn, ticket.whenCancelled]);
+  }
+
+  ticket() {
+    let cancel;
+    const whenCancelled = new Promise((_, reject) => (cancel = reject));
+    whenCancelled.catch(() => {});
+    const ticket = { cancelled: false, whenCancelled, onStart: () => {} };
+    ticket.cancel = () => {
+      ticket.cancelled = true;
+      cancel(new RunCancelled());
+    };
+    return ticket;
+  }
+
+  /** Stops a run: interrupts it if Python is running it, or cancels it while it waits its turn. */
+  stop(ticket) {
+    if (this.current === ticket) this.python.stop();
+    else ticket.cancel();
+  }
+
+  reset(env) {
+    this.python.reset(env);
+  }
+}
