@@ -40,7 +40,8 @@ export function makeExercise(pre, session, { theme = "auto", name = "" } = {}) {
   parts.extra.append(result, helpers);
   const showResult = (state, text) => {
     result.dataset.state = state;
-    result.textContent = text;
+    // Check messages quote code between backticks, as Markdown does.
+    result.replaceChildren(...text.split("`").map((part, i) => (i % 2 ? element("code", "", part) : part)));
   };
   if (saved.passed) showResult("passed", "✓ Passed. Your code is kept in this browser.");
   else showResult("idle", checks ? "Press Run to check your code." : "This exercise has no checks.");
