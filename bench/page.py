@@ -53,6 +53,11 @@ WAIT_FOR_GRAPH = """() => new Promise((resolve) => {
   document.querySelector('[data-testid=run]').click();
 })"""
 
+ARTICLE_CELLS = 10
+ARTICLE = """<!doctype html><meta charset="utf-8"><title>ten cells</title><h1>Ten cells</h1>{cells}
+<script type="module" src="{site}embed.js"></script>"""
+ARTICLE_CELL = "<p>Step {i}.</p><pre data-playground>x{i} = Value({i}.0, label='x{i}')\nprint('cell {i}', x{i}.data)</pre>"
+
 CHAIN = "x = Value(0.0, label='x0')\nfor i in range({steps}):\n    x = x * 1.0 + i\nx.backward()\ndraw_dot(x)\n"
 
 
@@ -98,6 +103,45 @@ def first_load_bytes(browser, url):
     gz = sum((build.DIST / f"{p}.gz" if (build.DIST / f"{p}.gz").is_file() else build.DIST / p).stat().st_size
              for p in set(paths) if (build.DIST / p).is_file())
     return raw, gz, len(set(paths))
+
+
+def served_bytes(paths):
+    """Bytes as `build.py serve` sends them: the .gz where there is one."""
+    files = [build.DIST / p for p in set(paths) if (build.DIST / p).is_file()]
+    return sum((Path(f"{f}.gz") if Path(f"{f}.gz").is_file() else f).stat().st_size for f in files), len(files)
+
+
+def article_figures(browser, site, runs):
+    """An article of ten cells on another origin: what loads before a touch, and the first Run, cold."""
+    folder = Path(tempfile.mkdtemp())
+    cells = ''.join(ARTICLE_CELL.format(i=i) for i in range(1, ARTICLE_CELLS + 1))
+    (folder / 'index.html').write_text(ARTICLE.format(cells=cells, site=site))
+    _, article = serve(folder, isolated=False)
+    shown, first_run, before_touch, python_workers, workers = [], [], [], [], []
+    for _ in range(runs):
+        context = browser.new_context()
+        page = context.new_page()
+        paths = []
+        page.on('requestfinished', lambda r: r.url.startswith(site) and paths.append(r.url[len(site):].split('?')[0]))
+        page.on('worker', lambda w: workers.append(w.url))
+        page.goto(article)
+        page.wait_for_function("performance.getEntriesByName('cells-shown').length > 0")
+        shown.append(mark(page, 'cells-shown'))
+        page.wait_for_selector('[data-testid=cell] [data-testid=editor]')
+        page.wait_for_timeout(500)
+        before_touch.append(served_bytes(paths))
+        start = time.perf_counter()
+        first = page.locator('[data-testid=cell]').first
+        first.get_by_test_id('run').click()
+        first.locator('pre.stdout').wait_for(timeout=TIMEOUT)
+        page.wait_for_function("document.querySelector('[data-testid=cell]').shadowRoot"
+                               ".querySelector('[data-testid=status]').dataset.state === 'ready'", timeout=TIMEOUT)
+        first_run.append(1000 * (time.perf_counter() - start))
+        python_workers.append(sum(p == 'python-worker.js' for p in paths))
+        context.close()
+    shutil.rmtree(folder)
+    return {'shown': median(shown), 'first_run': median(first_run), 'bytes': before_touch[-1],
+            'python_workers': max(python_workers), 'workers': len(workers) / runs}
 
 
 def median(values):
@@ -157,6 +201,7 @@ def main():
         restart = [stop_latency(page) for _ in range(3)]
         context.close()
         raw, gz, files = first_load_bytes(browser, url)
+        article = article_figures(browser, plain_url, args.runs)
         browser.close()
     shutil.rmtree(bare_dir)
 
@@ -172,6 +217,14 @@ def main():
     print(f"  Stop, interrupt (isolated)         {median(interrupt):7.0f} ms")
     print(f"  Stop, restart to ready (plain host) {median(restart):6.0f} ms")
     print(f"  first load: {files} files, {raw / 1e6:.1f} MB raw, {gz / 1e6:.1f} MB as served with gzip")
+    article_bytes, article_files = article['bytes']
+    print(f"Article of {ARTICLE_CELLS} cells on another origin (embed.js, plain host):")
+    print(f"  fetched from the site before a cell is touched: {article_files} files, {article_bytes / 1e3:.0f} KB as served with gzip")
+    print(f"  navigation to every cell showing its code  {article['shown']:7.0f} ms")
+    print(f"  first Run to its output, cold            {article['first_run']:7.0f} ms   "
+          f"/ main page's Python ready = {article['first_run'] / median(python):.2f}")
+    print(f"  Python workers: {article['python_workers']} (workers started per page: {article['workers']:.0f}, "
+          "the Python one and the graph one)")
 
 
 if __name__ == '__main__':

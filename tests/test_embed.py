@@ -272,3 +272,18 @@ def test_open_in_playground_carries_the_env_earlier_cells(page, site_url, other_
     assert playground.evaluate('window.playground.cell.getText()') == 'base = 20\n\nprint(base + 22)'
     expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
     expect(run(playground).locator('pre.stdout')).to_have_text('42\n')
+
+
+def test_the_sample_article_runs_every_cell_in_order(page, site_url):
+    from test_article import EXPECTED_GRAPH_TEXT, EXPECTED_OUTPUT
+    page.goto(site_url + 'article.html')
+    expect(cells(page)).to_have_count(len(EXPECTED_OUTPUT))
+    for i, expected in enumerate(EXPECTED_OUTPUT):
+        section = press_run(cells(page).nth(i))
+        expect(section.locator('.run-header')).not_to_contain_text('because')  # nothing ran out of order
+        for text in expected:
+            expect(section.locator('pre.stdout')).to_contain_text(text)
+        graphs = section.locator('svg')
+        expect(graphs).to_have_count(1 if i in EXPECTED_GRAPH_TEXT else 0)
+        for text in EXPECTED_GRAPH_TEXT.get(i, []):
+            expect(graphs.first).to_contain_text(text)
