@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Assemble the static playground in dist/, and optionally serve it.
+"""Assemble the static playground in dist/, and optionally serve it or pack it.
 
     python build.py                   build dist/ (installs the npm packages first if they are missing)
     python build.py serve [--host H] [--port P]   build, then serve dist/ with COOP/COEP and gzip
+    python build.py zip               build, then write one zip of the site; its path is the last line
 
 Every path in dist/ is relative: copy it to any static host or a USB stick.
 """
@@ -15,6 +16,7 @@ import json
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -26,13 +28,15 @@ PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_s
 VIZ = NODE_MODULES / '@viz-js' / 'viz' / 'dist' / 'viz.js'
 ESBUILD = NODE_MODULES / '.bin' / 'esbuild'
 EDITOR_SOURCE = 'editor.js'  # bundled with CodeMirror into editor.bundle.js, not copied
+SW_SOURCE = 'sw.js'  # bundled with Workbox, then given the precache manifest
+BUNDLED = {EDITOR_SOURCE, SW_SOURCE}
 GRAPHVIZ = 'graphviz==0.21'
 PYODIDE_PYTHON = '3.14'
 COMPRESSIBLE = {'.html', '.css', '.js', '.mjs', '.json', '.wasm', '.svg', '.py', '.map'}
 
 
-def run(*command, **kwargs):
-    print('$', ' '.join(str(c) for c in command))
+def run(*command, label=None, **kwargs):
+    print('$', label or ' '.join(str(c) for c in command))
     subprocess.run([str(c) for c in command], check=True, cwd=ROOT, **kwargs)
 
 
@@ -96,9 +100,31 @@ def bundle_editor():
         f"--outfile={DIST / 'editor.bundle.js'}")
 
 
-def compress():
+def bundle_service_worker(dist=DIST):
+    """sw.js with the manifest of everything in `dist` (run it again after changing a built file)."""
+    run(ESBUILD, ROOT / 'web' / SW_SOURCE, '--bundle', '--format=iife', '--minify', '--log-level=warning',
+        '--define:process.env.NODE_ENV="production"', f"--outfile={dist / SW_SOURCE}")
+    # workbox-build writes the manifest: every file of the build with a revision, plus the SHA-384
+    # integrity that sw.js checks before it serves a cached copy.
+    script = """
+import { injectManifest } from 'workbox-build';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+const [dist, sw] = process.argv.slice(1);
+const integrity = (entries) => ({ manifest: entries.map((entry) => ({ ...entry,
+  integrity: 'sha384-' + createHash('sha384').update(readFileSync(`${dist}/${entry.url}`)).digest('base64') })) });
+const { count, size, warnings } = await injectManifest({ swSrc: sw, swDest: sw, globDirectory: dist,
+  globPatterns: ['**/*'], globIgnores: ['**/*.gz', 'sw.js'], maximumFileSizeToCacheInBytes: 64 * 2 ** 20,
+  manifestTransforms: [integrity] });
+for (const warning of warnings) console.error(warning);
+console.log(`  precache manifest: ${count} files, ${(size / 1e6).toFixed(1)} MB`);
+"""
+    run('node', '--input-type=module', '-e', script, dist, dist / SW_SOURCE, label='node: workbox-build injectManifest')
+
+
+def compress(dist=DIST):
     """Write a .gz beside each text or wasm file, for serve and for hosts that can send them."""
-    for path in sorted(DIST.rglob('*')):
+    for path in sorted(dist.rglob('*')):
         if path.suffix in COMPRESSIBLE and path.is_file():
             data = path.read_bytes()
             Path(f"{path}.gz").write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
@@ -110,7 +136,7 @@ def build():
         shutil.rmtree(DIST)
     DIST.mkdir()
     for source in sorted((ROOT / 'web').rglob('*')):
-        if source.is_file() and source.name != EDITOR_SOURCE:
+        if source.is_file() and source.name not in BUNDLED:
             copy(source, DIST / source.relative_to(ROOT / 'web'))
     python_version, micropip = copy_pyodide()
     copy(VIZ, DIST / 'vendor' / 'viz.js')
@@ -119,9 +145,21 @@ def build():
     bundle_editor()
     info = {'python': python_version, 'micropip': micropip, 'wheels': wheels}
     (DIST / 'build.json').write_text(json.dumps(info, indent=2))
+    bundle_service_worker()
     compress()
     size = sum(p.stat().st_size for p in DIST.rglob('*') if p.suffix != '.gz')
     print(f"built {DIST.relative_to(ROOT)}/: {size / 1e6:.1f} MB, Python {python_version}, wheels {', '.join(wheels)}")
+
+
+def pack():
+    """One zip of the built site, in a folder of its own: for a USB stick or a classroom server."""
+    target = ROOT / 'backprop-playground.zip'
+    with zipfile.ZipFile(target, 'w', zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(DIST.rglob('*')):
+            if path.is_file():
+                archive.write(path, Path(target.stem) / path.relative_to(DIST))
+    print(f"packed {DIST.relative_to(ROOT)}/ into {target.name}: {target.stat().st_size / 1e6:.1f} MB")
+    return target
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -142,18 +180,33 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
     def send_head(self):
+        """A file (its .gz when the browser takes gzip), with an ETag and Last-Modified: a reload costs a 304."""
         path = Path(self.translate_path(self.path))
-        compressed = Path(f"{path}.gz")
-        if 'gzip' not in self.headers.get('Accept-Encoding', '') or not path.is_file() or not compressed.is_file():
+        if path.is_dir() and self.path.split('?')[0].endswith('/'):
+            path = path / 'index.html'
+        if not path.is_file():
             return super().send_head()
-        body = compressed.open('rb')
-        self.send_response(200)
-        self.send_header('Content-Type', self.guess_type(str(path)))
-        self.send_header('Content-Encoding', 'gzip')
-        self.send_header('Content-Length', str(compressed.stat().st_size))
+        compressed = Path(f"{path}.gz")
+        gzipped = 'gzip' in self.headers.get('Accept-Encoding', '') and compressed.is_file()
+        served = compressed if gzipped else path
+        stat = served.stat()
+        etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
+        modified = self.date_time_string(int(path.stat().st_mtime))
+        unchanged = (self.headers.get('If-None-Match') == etag if 'If-None-Match' in self.headers
+                     else self.headers.get('If-Modified-Since') == modified)
+        self.send_response(304 if unchanged else 200)
+        self.send_header('ETag', etag)
+        self.send_header('Last-Modified', modified)
         self.send_header('Vary', 'Accept-Encoding')
+        if unchanged:
+            self.end_headers()
+            return None
+        self.send_header('Content-Type', self.guess_type(str(path)))
+        if gzipped:
+            self.send_header('Content-Encoding', 'gzip')
+        self.send_header('Content-Length', str(stat.st_size))
         self.end_headers()
-        return body
+        return served.open('rb')
 
     def log_message(self, format, *args):
         pass
@@ -166,12 +219,14 @@ def make_server(host='127.0.0.1', port=8000, isolated=True, directory=DIST):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('command', nargs='?', choices=['build', 'serve'], default='build')
+    parser.add_argument('command', nargs='?', choices=['build', 'serve', 'zip'], default='build')
     parser.add_argument('--host', default='127.0.0.1', help='0.0.0.0 to serve a classroom network')
     parser.add_argument('--port', type=int, default=8000)
     args = parser.parse_args()
     build()
-    if args.command == 'serve':
+    if args.command == 'zip':
+        print(pack())
+    elif args.command == 'serve':
         server = make_server(args.host, args.port)
         print(f"serving the playground at http://{'localhost' if args.host == '127.0.0.1' else args.host}:{args.port}/"
               " (Ctrl+C to stop)")

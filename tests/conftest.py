@@ -70,7 +70,7 @@ def context(context):
     attempts = []
 
     def route(route):
-        if urlparse(route.request.url).hostname in LOCAL_HOSTS or route.request.url.startswith(('data:', 'blob:')):
+        if urlparse(route.request.url).hostname in LOCAL_HOSTS or route.request.url.startswith(('data:', 'blob:', 'file:')):
             route.continue_()
         else:
             attempts.append(route.request.url)

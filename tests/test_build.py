@@ -2,6 +2,7 @@
 import hashlib
 import json
 import re
+import urllib.error
 import urllib.request
 
 from conftest import ROOT
@@ -54,3 +55,33 @@ def test_ci_runs_the_readme_test_command():
     command = re.search(r'^# README test command:\n(.+)$', ci, re.M).group(1)
     assert f"\n{command}\n" in (ROOT / 'README.md').read_text()
     assert build.ROOT == ROOT
+
+
+def test_serve_lets_a_reload_revalidate_with_a_304(site_url):
+    for encoding in ['gzip', 'identity']:
+        headers, _ = fetch(site_url + 'pyodide/pyodide.asm.wasm', **{'Accept-Encoding': encoding})
+        assert headers['ETag'] and headers['Last-Modified']
+        for condition in [{'If-None-Match': headers['ETag']}, {'If-Modified-Since': headers['Last-Modified']}]:
+            try:
+                fetch(site_url + 'pyodide/pyodide.asm.wasm', **{'Accept-Encoding': encoding}, **condition)
+                status = 200
+            except urllib.error.HTTPError as error:
+                status = error.code
+            assert status == 304, condition
+    headers, body = fetch(site_url, **{'If-None-Match': '"stale"'})
+    assert body.startswith(b'<!doctype html>')
+
+
+def test_serve_allows_pages_of_other_sites_to_use_the_files(site_url):
+    headers, _ = fetch(site_url + 'embed.js')
+    assert headers['Access-Control-Allow-Origin'] == '*'
+    assert headers['Cross-Origin-Resource-Policy'] == 'cross-origin'
+
+
+def test_the_service_worker_precaches_every_file_with_its_integrity(site):
+    sw = (site / 'sw.js').read_text()
+    files = [p for p in site.rglob('*') if p.is_file() and p.suffix != '.gz' and p.name != 'sw.js']
+    assert 'self.__WB_MANIFEST' not in sw
+    for path in files:
+        assert f'"url":"{path.relative_to(site).as_posix()}"' in sw, path
+    assert sw.count('"integrity":"sha384-') == len(files)

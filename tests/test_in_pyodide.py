@@ -5,7 +5,7 @@ import sys
 
 from conftest import ROOT
 
-TEST_FILES = ['test_engine.py', 'test_graph.py', 'test_gradcheck.py', 'test_playground.py']
+TEST_FILES = ['test_engine.py', 'test_graph.py', 'test_gradcheck.py', 'test_playground.py', 'test_checks.py']
 PYTEST_FOR_PYODIDE = ['pytest==9.0.3']
 
 

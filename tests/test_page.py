@@ -286,3 +286,9 @@ def test_a_fatal_pyodide_error_restarts_python_and_keeps_the_page(playground):
     expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
     type_program(playground, 'print("alive again")\n')
     expect(run(playground).locator('pre.stdout')).to_have_text('alive again\n')
+
+
+def test_micropip_loads_when_a_program_imports_it(playground):
+    type_program(playground, 'import micropip\nprint("installer", micropip.__name__)\n')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_have_text('installer micropip\n')

@@ -5,6 +5,7 @@ import { Cell } from "./cell.js";
 import { buildCellView } from "./cell-view.js";
 import { EXAMPLES, exampleText } from "./examples.js";
 import { reportHeight } from "./frame-height.js";
+import { registerServiceWorker } from "./offline.js";
 import { Session } from "./session.js";
 import { decodeCode, fragmentOptions, linkWithCode } from "./share-link.js";
 
@@ -48,4 +49,7 @@ if (options.has("autorun")) {
     cell.output.message("notice", "This link asks to run its code at once. Code from a link runs only when you press Run.");
   }
 }
+// In a frame on another site, storage is partitioned by that site: precaching there would download the
+// whole site once per embedding blog, so only a top-level embed.html registers the service worker.
+if (window.top === window) registerServiceWorker().catch(() => {});
 window.playground = { cell, session };

@@ -7,6 +7,7 @@ import { buildCellView, button, shadowHost } from "./cell-view.js";
 import { makeExercise } from "./exercise.js";
 import { resizeFrames } from "./frame-height.js";
 import { Notebook } from "./notebook.js";
+import { registerServiceWorker } from "./offline.js";
 import { Session } from "./session.js";
 import { linkWithCode } from "./share-link.js";
 
@@ -92,4 +93,7 @@ for (const pre of document.querySelectorAll("pre[data-playground]")) {
   }
 }
 performance.mark("cells-shown"); // read by bench/page.py
+// On this site's own pages (article.html, course.html) the service worker keeps everything for offline
+// use; an article on another site is outside its reach (README.md, "Offline").
+addEventListener("load", () => registerServiceWorker().catch(() => {}));
 resizeFrames();

@@ -2,6 +2,7 @@
 // and code that arrives by link (never run until Run is pressed).
 import { Cell } from "./cell.js";
 import { EXAMPLES, exampleText } from "./examples.js";
+import { registerServiceWorker } from "./offline.js";
 import { codeAside, putCodeAside, saveCode, savedCode } from "./saved-code.js";
 import { showEmbedCode, showShareLink } from "./share-panel.js";
 import { BadLink, decodeCode, fragmentOptions, linkWithCode } from "./share-link.js";
@@ -107,6 +108,14 @@ $("share").addEventListener("click", async () => showShareLink(await linkWithCod
 $("embed").addEventListener("click", async () => {
   const code = cell.getText();
   showEmbedCode({ iframe: await linkWithCode(new URL("embed.html", location.href), code), script: new URL("embed.js", location.href).href, code });
+});
+
+// The service worker precaches the site once Python is up, so that it does not slow the first start.
+let registered = false;
+session.subscribe(({ phase }) => {
+  if (phase !== "ready" || registered) return;
+  registered = true;
+  registerServiceWorker().catch((error) => console.warn("offline use is not available:", error));
 });
 
 window.playground = { cell, editor, session }; // for the browser console and the tests' diagnostics

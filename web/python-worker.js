@@ -1,8 +1,11 @@
-// The Python worker: boots Pyodide, installs the wheels with micropip, runs programs.
+// The Python worker: boots Pyodide, unpacks the wheels, runs programs.
 // The messages it trades with python-client.js are listed in README.md, "Worker protocol".
+// The wheels download alongside the runtime and are unpacked straight into site-packages, so the start
+// costs what a bare loadPyodide costs; micropip loads only for a program that imports it.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
-const STEPS = 4;
+const STEPS = 3;
+let pyodide = null;
 let playground = null;
 let interruptBuffer = null;
 
@@ -19,6 +22,12 @@ self.onmessage = ({ data }) => {
   }
 };
 
+async function download(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+  return response;
+}
+
 async function boot({ base, interruptBuffer: buffer }) {
   // Relative URLs in a worker resolve against the worker script; the page sends its own base.
   const url = (path) => new URL(path, base).href;
@@ -30,38 +39,41 @@ async function boot({ base, interruptBuffer: buffer }) {
     lap = now;
   };
   progress(1, "Downloading Python (about 7 MB the first time)…");
-  const buildInfo = fetch(url("build.json")).then((response) => response.json());
-  const pyodide = await loadPyodide({ indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {} });
-  const info = await buildInfo;
+  const info = download(url("build.json")).then((response) => response.json());
+  const wheels = info.then(({ wheels }) =>
+    Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
+  wheels.catch(() => {}); // reported below, once Python is there to say it
+  pyodide = await loadPyodide({ indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {} });
   measure("pyodide");
   if (buffer) {
     interruptBuffer = buffer;
     pyodide.setInterruptBuffer(buffer);
   }
-  progress(2, "Loading the package installer…");
-  const problems = [];
-  await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
-  // loadPackage reports a bad download only as a message: check that micropip is really there.
-  let micropip;
-  try {
-    micropip = pyodide.pyimport("micropip");
-  } catch (error) {
-    throw new Error(`micropip could not be loaded: ${problems.join("; ") || describe(error)}`);
-  }
-  measure("micropip");
-  progress(3, `Installing ${info.wheels.map((w) => w.split("-")[0]).join(" and ")}…`);
-  await micropip.install.callKwargs(info.wheels.map((w) => url(`wheels/${w}`)), { deps: false });
+  progress(2, `Installing ${(await info).wheels.map((w) => w.split("-")[0]).join(" and ")}…`);
+  for (const { bytes } of await wheels) pyodide.unpackArchive(bytes, "wheel");
   measure("install");
-  progress(4, "Starting the engine…");
+  progress(3, "Starting the engine…");
   playground = pyodide.pyimport("scalargrad.playground");
   measure("engine");
-  post({ type: "ready", python: info.python, interruptible: Boolean(buffer), timings });
+  post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), timings });
 }
 
-function run({ id, code, env, checks }) {
+const IMPORTS_MICROPIP = /^[ \t]*(?:import|from)[ \t]+micropip\b/m;
+
+/** micropip (shipped in pyodide/, with its lock entry) loads the first time a program imports it. */
+async function loadMicropipIfImported(code, notice) {
+  if (!IMPORTS_MICROPIP.test(code) || pyodide.loadedPackages.micropip) return;
+  const problems = [];
+  await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
+  // loadPackage reports a bad download only as a message: say so before the import fails.
+  if (!pyodide.loadedPackages.micropip) notice(`micropip could not be loaded: ${problems.join("; ") || "no reason given"}`);
+}
+
+async function run({ id, code, env, checks }) {
   if (interruptBuffer) interruptBuffer[0] = 0;
   const emit = (text) => post({ type: "output", id, event: JSON.parse(text) });
   try {
+    await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
     // Pyodide turns JS null into jsnull, not None: pass undefined for "no env" and "no checks".
     const result = JSON.parse(playground.run(code, emit, env ?? undefined, checks ?? undefined));
     post({ type: "done", id, result });

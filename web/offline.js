@@ -1,0 +1,47 @@
+// Registers the service worker (sw.js) for this site's own pages, and offers a reload when a new build
+// has been installed beside the running one: the page never switches under the learner.
+import { element } from "./graph-view.js";
+
+const SITE = new URL("./", import.meta.url);
+
+export async function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !location.href.startsWith(SITE.href)) return null;
+  const hadController = Boolean(navigator.serviceWorker.controller);
+  const registration = await navigator.serviceWorker.register(new URL("./sw.js", SITE), { scope: SITE.href, updateViaCache: "none" });
+  let accepted = false;
+  const offer = (worker) => offerReload(() => {
+    accepted = true;
+    worker.postMessage({ type: "skip-waiting" });
+  });
+  if (registration.waiting && hadController) offer(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const worker = registration.installing;
+    worker.addEventListener("statechange", () => {
+      if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
+    });
+  });
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (accepted) location.reload();
+  });
+  return registration;
+}
+
+function offerReload(accept) {
+  if (document.querySelector('[data-testid="update"]')) return;
+  const toast = element("div", "update-toast");
+  toast.dataset.testid = "update";
+  toast.setAttribute("role", "status");
+  const button = element("button", "", "Reload");
+  button.type = "button";
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    accept();
+  });
+  toast.append(element("span", "", "A new version is ready: "), button);
+  Object.assign(toast.style, {
+    position: "fixed", right: "1rem", bottom: "1rem", zIndex: "2147483647", display: "flex", gap: "0.6rem",
+    alignItems: "center", padding: "0.6rem 0.9rem", borderRadius: "8px", background: "#1c2330", color: "#fff",
+    font: "15px system-ui, sans-serif", boxShadow: "0 4px 16px rgba(0, 0, 0, 0.25)",
+  });
+  document.body.append(toast);
+}

@@ -1,0 +1,66 @@
+// The service worker: the whole site offline after one visit, and cross-origin isolation on any host.
+// build.py bundles this file with Workbox's precaching and injects the manifest (every file of the
+// build, with its revision and a SHA-384 integrity) in place of self.__WB_MANIFEST.
+//  - Precache: a new build installs its whole set beside the old one; the page offers a reload, and
+//    only on "skip-waiting" does this worker take over (then the old entries are deleted).
+//  - Verify: a cached file is served only if it matches the manifest's hash. Python in the page can
+//    reach `caches` through `js`; anything it plants is refetched (and re-verified) from the network.
+//  - Isolate: every response gets COOP/COEP (coi-serviceworker's technique), so Stop can interrupt Python.
+import { PrecacheController, PrecacheRoute } from "workbox-precaching";
+import { registerRoute } from "workbox-routing";
+
+const ISOLATION = {
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Embedder-Policy": "require-corp",
+  "Cross-Origin-Resource-Policy": "cross-origin",
+};
+
+async function matchesIntegrity(response, integrity) {
+  const [algorithm, expected] = integrity.split(/-(.*)/s);
+  const digest = await crypto.subtle.digest(algorithm.replace("sha", "SHA-"), await response.arrayBuffer());
+  return btoa(String.fromCharCode(...new Uint8Array(digest))) === expected;
+}
+
+const verify = {
+  async cachedResponseWillBeUsed({ request, cachedResponse }) {
+    if (!cachedResponse) return null;
+    const integrity = controller.getIntegrityForCacheKey(request.url);
+    if (!integrity || (await matchesIntegrity(cachedResponse.clone(), integrity))) return cachedResponse;
+    return null; // not what this build shipped: fetch it again (Workbox verifies and re-caches it)
+  },
+};
+
+// Workbox fetches a new build's files with cache: "reload"; "no-cache" lets the browser revalidate what it
+// downloaded moments ago (a 304), so a first visit does not fetch the runtime twice. Integrity still holds.
+const revalidate = {
+  requestWillFetch: async ({ request }) => (request.cache === "reload" ? new Request(request, { cache: "no-cache" }) : request),
+};
+
+const isolate = {
+  handlerWillRespond: async ({ response }) => withHeaders(response, ISOLATION),
+};
+
+const explain = {
+  handlerDidError: async ({ request }) => {
+    const text = "Backprop Playground: a file of this site was changed on this device and could not be " +
+      `fetched again (${new URL(request.url).pathname}). Connect to the network and reload.`;
+    const html = request.mode === "navigate";
+    const body = html ? `<!doctype html><meta charset="utf-8"><title>Reload needed</title><p>${text}</p>` : text;
+    return withHeaders(new Response(body, { status: 503, headers: { "Content-Type": html ? "text/html; charset=utf-8" : "text/plain" } }), ISOLATION);
+  },
+};
+
+function withHeaders(response, headers) {
+  if (!response || response.type === "opaque" || response.status === 0) return response;
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+const controller = new PrecacheController({ plugins: [verify, revalidate, isolate, explain] });
+controller.precache(self.__WB_MANIFEST);
+registerRoute(new PrecacheRoute(controller, { directoryIndex: "index.html", ignoreURLParametersMatching: [/.*/] }));
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "skip-waiting") self.skipWaiting();
+});
