@@ -5,6 +5,8 @@
 Prints medians over --runs fresh page loads (or repeated runs on one page). No assertions: figures only.
 """
 import argparse
+import functools
+import http.server
 import os
 import shutil
 import statistics
@@ -62,7 +64,16 @@ CHAIN = "x = Value(0.0, label='x0')\nfor i in range({steps}):\n    x = x * 1.0 +
 
 
 def serve(directory, isolated=True):
-    server = build.make_server(port=0, isolated=isolated, directory=directory)
+    """A server like `build.py serve`, which also counts the body bytes it sends (server.sent)."""
+    class Counting(build.Handler):
+        def send_header(self, name, value):
+            if name == 'Content-Length' and self.command == 'GET':
+                self.server.sent += int(value)
+            super().send_header(name, value)
+
+    Counting.isolated = isolated
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Counting, directory=str(directory)))
+    server.sent = 0
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -144,6 +155,35 @@ def article_figures(browser, site, runs):
             'python_workers': max(python_workers), 'workers': len(workers) / runs}
 
 
+def visits(browser, plain_server, plain_url, bare_url, runs):
+    """A first and a second visit (from the service worker's cache) on a plain host, against bare Pyodide's
+    first and second visit (from the HTTP cache) in the same run; bytes as the server sent them."""
+    figures = {name: [] for name in ('first', 'second', 'bare_first', 'bare_second', 'first_bytes', 'second_bytes', 'stop')}
+    for _ in range(runs):
+        context = browser.new_context()
+        page = context.new_page()
+        plain_server.sent = 0
+        ready(page, plain_url)
+        figures['first'].append(mark(page, 'python-ready'))
+        page.evaluate('navigator.serviceWorker.ready')
+        page.wait_for_timeout(300)
+        figures['first_bytes'].append(plain_server.sent)
+        plain_server.sent = 0
+        ready(page, plain_url)  # the service worker serves it now, and isolates it
+        figures['second'].append(mark(page, 'python-ready'))
+        figures['second_bytes'].append(plain_server.sent)
+        figures['stop'].append(stop_latency(page))
+        context.close()
+        context = browser.new_context()
+        page = context.new_page()
+        for key in ('bare_first', 'bare_second'):
+            page.goto(bare_url)
+            page.wait_for_function("document.title === 'ready'", timeout=TIMEOUT)
+            figures[key].append(mark(page, 'python-ready'))
+        context.close()
+    return {name: median(values) for name, values in figures.items()}
+
+
 def median(values):
     return statistics.median(values)
 
@@ -159,7 +199,7 @@ def main():
     (bare_dir / 'bare-worker.js').write_text(BARE_WORKER)
     os.symlink(build.DIST / 'pyodide', bare_dir / 'pyodide')
     _, url = serve(build.DIST)
-    _, plain_url = serve(build.DIST, isolated=False)
+    plain_server, plain_url = serve(build.DIST, isolated=False)
     _, bare_url = serve(bare_dir)
 
     with sync_playwright() as p:
@@ -202,6 +242,7 @@ def main():
         context.close()
         raw, gz, files = first_load_bytes(browser, url)
         article = article_figures(browser, plain_url, args.runs)
+        offline = visits(browser, plain_server, plain_url, bare_url, args.runs)
         browser.close()
     shutil.rmtree(bare_dir)
 
@@ -217,6 +258,13 @@ def main():
     print(f"  Stop, interrupt (isolated)         {median(interrupt):7.0f} ms")
     print(f"  Stop, restart to ready (plain host) {median(restart):6.0f} ms")
     print(f"  first load: {files} files, {raw / 1e6:.1f} MB raw, {gz / 1e6:.1f} MB as served with gzip")
+    print("Visits on a plain static host (no COOP/COEP), service worker on:")
+    print(f"  first visit ready {offline['first']:7.0f} ms   bare {offline['bare_first']:7.0f} ms   "
+          f"ratio {offline['first'] / offline['bare_first']:.2f}   {offline['first_bytes'] / 1e6:.1f} MB sent "
+          "(the page and the service worker's precache)")
+    print(f"  second visit ready {offline['second']:6.0f} ms   bare {offline['bare_second']:7.0f} ms   "
+          f"ratio {offline['second'] / offline['bare_second']:.2f}   {offline['second_bytes'] / 1e3:.0f} KB sent")
+    print(f"  Stop on the second visit (isolated by the service worker): {offline['stop']:.0f} ms")
     article_bytes, article_files = article['bytes']
     print(f"Article of {ARTICLE_CELLS} cells on another origin (embed.js, plain host):")
     print(f"  fetched from the site before a cell is touched: {article_files} files, {article_bytes / 1e3:.0f} KB as served with gzip")

@@ -5,7 +5,7 @@
 //    only on "skip-waiting" does this worker take over (then the old entries are deleted).
 //  - Verify: a cached file is served only if it matches the manifest's hash. Python in the page can
 //    reach `caches` through `js`; anything it plants is refetched (and re-verified) from the network.
-//  - Isolate: every response gets COOP/COEP (coi-serviceworker's technique), so Stop can interrupt Python.
+//  - Isolate: pages and workers get COOP/COEP (coi-serviceworker's technique), so Stop can interrupt Python.
 import { PrecacheController, PrecacheRoute } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 
@@ -36,8 +36,11 @@ const revalidate = {
   requestWillFetch: async ({ request }) => (request.cache === "reload" ? new Request(request, { cache: "no-cache" }) : request),
 };
 
+// Only documents and workers need the headers; other files pass through as cached, so that the browser
+// keeps its compiled-code cache for the runtime's wasm.
+const ISOLATED = new Set(["document", "iframe", "worker", "sharedworker"]);
 const isolate = {
-  handlerWillRespond: async ({ response }) => withHeaders(response, ISOLATION),
+  handlerWillRespond: async ({ request, response }) => (ISOLATED.has(request.destination) ? withHeaders(response, ISOLATION) : response),
 };
 
 const explain = {
