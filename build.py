@@ -28,8 +28,9 @@ PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_s
 VIZ = NODE_MODULES / '@viz-js' / 'viz' / 'dist' / 'viz.js'
 ESBUILD = NODE_MODULES / '.bin' / 'esbuild'
 EDITOR_SOURCE = 'editor.js'  # bundled with CodeMirror into editor.bundle.js, not copied
+PLOT_SOURCE = 'plot.js'  # bundled with Observable Plot into plot.bundle.js, loaded with the first chart
 SW_SOURCE = 'sw.js'  # bundled with Workbox, then given the precache manifest
-BUNDLED = {EDITOR_SOURCE, SW_SOURCE}
+BUNDLED = {EDITOR_SOURCE, PLOT_SOURCE, SW_SOURCE}
 GRAPHVIZ = 'graphviz==0.21'
 PYODIDE_PYTHON = '3.14'
 COMPRESSIBLE = {'.html', '.css', '.js', '.mjs', '.json', '.wasm', '.svg', '.py', '.map'}
@@ -95,9 +96,10 @@ def copy_pyodide():
     return lock['info']['python'], micropip['file_name']
 
 
-def bundle_editor():
-    run(ESBUILD, ROOT / 'web' / EDITOR_SOURCE, '--bundle', '--format=esm', '--minify', '--log-level=warning',
-        f"--outfile={DIST / 'editor.bundle.js'}")
+def bundle_modules():
+    for source, bundle in [(EDITOR_SOURCE, 'editor.bundle.js'), (PLOT_SOURCE, 'plot.bundle.js')]:
+        run(ESBUILD, ROOT / 'web' / source, '--bundle', '--format=esm', '--minify', '--log-level=warning',
+            f"--outfile={DIST / bundle}")
 
 
 def bundle_service_worker(dist=DIST):
@@ -142,7 +144,7 @@ def build():
     copy(VIZ, DIST / 'vendor' / 'viz.js')
     graphviz = download_wheel(GRAPHVIZ)
     wheels = [copy(graphviz, DIST / 'wheels' / graphviz.name).name, build_scalargrad_wheel(DIST / 'wheels').name]
-    bundle_editor()
+    bundle_modules()
     info = {'python': python_version, 'micropip': micropip, 'wheels': wheels}
     (DIST / 'build.json').write_text(json.dumps(info, indent=2))
     bundle_service_worker()

@@ -1,7 +1,8 @@
 // One graph in the output: a toolbar (fit, zoom, download SVG, copy DOT) over a pannable, zoomable view.
+// Mouse: drag to pan, wheel to zoom. Touch: one finger pans, two fingers pinch to zoom and pan.
 
 const MIN_HEIGHT = 140;
-const MIN_SCALE = 0.7; // screen pixels per Graphviz point
+export const MIN_SCALE = 0.7; // screen pixels per Graphviz point: smaller text is not readable
 const MAX_SCALE = 1.4;
 const MAX_HEIGHT_SHARE = 0.7; // of the window's height
 
@@ -18,25 +19,47 @@ export function graphCard({ title, nodes }) {
   return { card, view, tools };
 }
 
-export function showGraph({ view, tools }, svg, dot) {
+/** The graph's own size, in Graphviz points, from a freshly rendered <svg>. */
+export function homeBox(svg) {
   const box = svg.viewBox.baseVal;
-  const home = { x: box.x, y: box.y, width: box.width, height: box.height };
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  view.replaceChildren(svg);
-  // Fit the width, but never shrink text below a readable size: a wider graph is panned;
-  // "Fit" shows the whole graph however small.
-  const width = view.clientWidth || 600;
-  const scale = Math.min(Math.max(width / home.width, MIN_SCALE), MAX_SCALE);
-  const height = Math.max(MIN_HEIGHT, Math.min(home.height * scale, window.innerHeight * MAX_HEIGHT_SHARE));
-  view.style.height = `${Math.round(height)}px`;
-  if (home.width * scale > width + 1) tools.before(element("span", "graph-hint", "drag to pan · Fit shows all"));
-  let current = { width: width / scale, height: height / scale };
-  current.x = home.x - Math.max(0, (current.width - home.width) / 2); // small graphs sit in the middle
-  current.y = home.y - (current.height - home.height) / 2;
+  return { x: box.x, y: box.y, width: box.width, height: box.height };
+}
 
+/** Whether a graph of this size can be seen whole in a view `width` pixels wide at a readable scale. */
+export const fitsReadably = (home, width) =>
+  Math.min(width / home.width, (window.innerHeight * MAX_HEIGHT_SHARE) / home.height) >= MIN_SCALE;
+
+/**
+ * Shows `svg` in the card's view and adds the tools. Returns {showOutput, replace(svg, dot), svg()}:
+ * replace() shows another drawing (a grouped view, a checked graph) with the same tools.
+ */
+export function showGraph({ view, tools }, firstSvg, firstDot) {
+  let svg, dot, home, current;
   const apply = () => svg.setAttribute("viewBox", `${current.x} ${current.y} ${current.width} ${current.height}`);
+  const hint = element("span", "graph-hint", "drag to pan · Fit shows all");
+
+  function show(newSvg, newDot) {
+    svg = newSvg;
+    dot = newDot;
+    home = homeBox(svg);
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    view.replaceChildren(svg);
+    // Fit the width, but never shrink text below a readable size: a wider graph is panned;
+    // "Fit" shows the whole graph however small.
+    const width = view.clientWidth || 600;
+    const scale = Math.min(Math.max(width / home.width, MIN_SCALE), MAX_SCALE);
+    const height = Math.max(MIN_HEIGHT, Math.min(home.height * scale, window.innerHeight * MAX_HEIGHT_SHARE));
+    view.style.height = `${Math.round(height)}px`;
+    if (home.width * scale > width + 1) tools.before(hint);
+    else hint.remove();
+    current = { width: width / scale, height: height / scale };
+    current.x = home.x - Math.max(0, (current.width - home.width) / 2); // small graphs sit in the middle
+    current.y = home.y - (current.height - home.height) / 2;
+    apply();
+  }
+
   const zoom = (factor, cx = 0.5, cy = 0.5) => {
     const width = current.width * factor;
     const height = current.height * factor;
@@ -67,28 +90,50 @@ export function showGraph({ view, tools }, svg, dot) {
     zoom(Math.exp(event.deltaY * 0.0015), (event.clientX - rect.left) / rect.width, (event.clientY - rect.top) / rect.height);
   }, { passive: false });
 
-  let drag = null;
+  // Pointers down on the view: one drags, two pinch (distance zooms, midpoint pans).
+  const pointers = new Map();
+  let gesture = null;
+  const startGesture = () => {
+    const points = [...pointers.values()];
+    const mid = { x: points.reduce((s, p) => s + p.x, 0) / points.length, y: points.reduce((s, p) => s + p.y, 0) / points.length };
+    const spread = points.length > 1 ? Math.hypot(points[0].x - points[1].x, points[0].y - points[1].y) : 0;
+    gesture = { mid, spread, start: { ...current } };
+  };
   view.addEventListener("pointerdown", (event) => {
-    drag = { x: event.clientX, y: event.clientY, start: { ...current } };
+    if (event.target.closest("button, a")) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     view.setPointerCapture(event.pointerId);
     view.classList.add("dragging");
+    startGesture();
   });
   view.addEventListener("pointermove", (event) => {
-    if (!drag) return;
-    const unitsPerPixel = Math.max(current.width / view.clientWidth, current.height / view.clientHeight);
-    const x = drag.start.x - (event.clientX - drag.x) * unitsPerPixel;
-    current = { ...current, x, y: drag.start.y - (event.clientY - drag.y) * unitsPerPixel };
+    if (!pointers.has(event.pointerId)) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const points = [...pointers.values()];
+    const mid = { x: points.reduce((s, p) => s + p.x, 0) / points.length, y: points.reduce((s, p) => s + p.y, 0) / points.length };
+    const { start } = gesture;
+    const perPixel = Math.max(start.width / view.clientWidth, start.height / view.clientHeight);
+    current = { ...start, x: start.x - (mid.x - gesture.mid.x) * perPixel, y: start.y - (mid.y - gesture.mid.y) * perPixel };
+    if (points.length > 1 && gesture.spread > 0) {
+      const spread = Math.hypot(points[0].x - points[1].x, points[0].y - points[1].y);
+      const rect = view.getBoundingClientRect();
+      apply();
+      zoom(gesture.spread / spread, (mid.x - rect.left) / rect.width, (mid.y - rect.top) / rect.height);
+      gesture = { mid, spread, start: { ...current } };
+      return;
+    }
     apply();
   });
-  const endDrag = () => {
-    drag = null;
-    view.classList.remove("dragging");
+  const endPointer = (event) => {
+    pointers.delete(event.pointerId);
+    if (pointers.size) startGesture();
+    else view.classList.remove("dragging");
   };
-  view.addEventListener("pointerup", endDrag);
-  view.addEventListener("pointercancel", endDrag);
+  view.addEventListener("pointerup", endPointer);
+  view.addEventListener("pointercancel", endPointer);
   view.addEventListener("dblclick", fit);
-  apply();
 
+  show(firstSvg, firstDot);
   tools.append(
     button("−", "Zoom out", () => zoom(1.25)),
     button("+", "Zoom in", () => zoom(0.8)),
@@ -96,7 +141,7 @@ export function showGraph({ view, tools }, svg, dot) {
     button("SVG", "Download this graph as SVG", () => download(svg)),
     button("DOT", "Copy this graph's DOT source", (b) => copyText(dot, b)),
   );
-  return { showOutput };
+  return { showOutput, replace: show, svg: () => svg };
 }
 
 function download(svg) {
@@ -125,7 +170,7 @@ function flash(target, text) {
   setTimeout(() => (target.textContent = before), 1200);
 }
 
-function button(label, title, onClick) {
+export function button(label, title, onClick) {
   const b = element("button", "graph-button", label);
   b.type = "button";
   b.title = title;

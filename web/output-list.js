@@ -1,5 +1,15 @@
 // The output list: every run appends a section; text, notices, graphs and errors appear in order.
-import { element, graphCard, showGraph } from "./graph-view.js";
+import { showChart } from "./chart-view.js";
+import { attachTeaching } from "./graph-teaching.js";
+import { element, fitsReadably, graphCard, homeBox, showGraph } from "./graph-view.js";
+
+const SMALL_GRAPH = 100; // values: few enough to lay out again, to find a layout that reads whole
+const NARROW = "(max-width: 700px)";
+
+// Other layouts of the same graph, for when left to right does not fit: records with their fields
+// stacked (narrower), then top to bottom.
+const stacked = (dot) => dot.replace(/label="\{ (.*) \}" shape=record/g, 'label="$1" shape=record');
+const topDown = (dot) => dot.replace(/rankdir=("?)LR\b\1/, "rankdir=TB");
 
 export class OutputList {
   /** With `follow`, the newest output is scrolled into view (a page of its own, not an article). */
@@ -41,6 +51,9 @@ export class OutputList {
       case "notice":
         this.message("notice", event.text);
         break;
+      case "chart":
+        this.chart(event);
+        break;
     }
   }
 
@@ -64,17 +77,52 @@ export class OutputList {
     this.append(box);
   }
 
-  graph({ dot, nodes, title }) {
-    const parts = graphCard({ title, nodes });
+  graph(event) {
+    const parts = graphCard(event);
     this.append(parts.card);
-    const done = this.renderer.render(dot).then(
-      async ({ svg, fill }) => {
-        const view = showGraph(parts, svg, dot);
-        await fill();
-        view.showOutput();
-      },
-    ).catch((error) => parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`)));
+    const done = this.draw(parts, event)
+      .catch((error) => parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`)));
     this.drawing.push(done);
+  }
+
+  async draw(parts, event) {
+    let dot = matchMedia(NARROW).matches ? topDown(event.dot) : event.dot;
+    let { svg, fill } = await this.renderer.render(dot);
+    const width = parts.view.clientWidth || 600;
+    if (event.nodes <= SMALL_GRAPH && !fitsReadably(homeBox(svg), width)) {
+      for (const other of new Set([stacked(dot), topDown(dot)])) {
+        if (other === dot) continue;
+        const drawn = await this.renderer.render(other);
+        if (fitsReadably(homeBox(drawn.svg), width)) {
+          ({ svg, fill } = drawn);
+          dot = other;
+          break;
+        }
+      }
+    }
+    const view = showGraph(parts, svg, dot);
+    await fill();
+    view.showOutput();
+    attachTeaching({ card: parts.card, view, event: { ...event, dot }, renderer: this.renderer });
+  }
+
+  /** Live charts: one card per chart name and run, updated as points arrive. */
+  chart(event) {
+    this.charts ??= new Map();
+    const key = `${this.runs}:${event.chart}`;
+    if (!this.charts.has(key)) {
+      const card = element("figure", "chart-card");
+      card.dataset.testid = "chart";
+      card.dataset.chart = event.chart;
+      this.append(card);
+      this.charts.set(key, { card, points: [] });
+    }
+    const chart = this.charts.get(key);
+    if (event.kind === "series") chart.points.push(...event.points);
+    else chart.latest = event;
+    chart.card.dataset.points = String(event.kind === "series" ? chart.points.length : event.points.length);
+    showChart(chart.card, event.kind, event.kind === "series" ? chart.points : event)
+      .catch((error) => chart.card.replaceChildren(element("p", "message error", `Could not draw this chart: ${error.message}`)));
   }
 
   /** Resolves once every graph of the current run is in the page. */

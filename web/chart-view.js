@@ -1,0 +1,51 @@
+// Live charts from a running program (scalargrad's plot() and plot_boundary()), drawn with
+// Observable Plot: the loss and accuracy by step, and a 2-D classifier's decision boundary.
+const plotModule = () => import("./plot.bundle.js");
+const pending = new WeakMap(); // card -> the latest data not drawn yet (one redraw per frame)
+const WIDTH = 360;
+const HEIGHT = 220;
+
+export async function showChart(card, kind, data) {
+  const first = !pending.has(card);
+  pending.set(card, { kind, data });
+  if (!first) return;
+  const Plot = await plotModule();
+  await new Promise(requestAnimationFrame);
+  const latest = pending.get(card);
+  pending.delete(card);
+  card.replaceChildren(...(latest.kind === "series" ? seriesCharts(Plot, latest.data) : [boundaryChart(Plot, latest.data)]));
+}
+
+function seriesCharts(Plot, points) {
+  const names = [...new Set(points.flatMap((p) => Object.keys(p)))].filter((name) => name !== "step");
+  return names.map((name) => {
+    const values = points.filter((p) => typeof p[name] === "number");
+    const last = values[values.length - 1];
+    const figure = Plot.plot({
+      width: WIDTH, height: HEIGHT, marginLeft: 48, grid: true,
+      title: `${name}${last ? ` · ${Number(last[name]).toPrecision(4)} at step ${last.step}` : ""}`,
+      x: { label: "step" }, y: { label: name, ...(name === "accuracy" ? { domain: [0, 1], tickFormat: "%" } : {}) },
+      marks: [Plot.lineY(values, { x: "step", y: name, stroke: name === "accuracy" ? "#15803d" : "#2563eb" }), Plot.dot(values.slice(-1), { x: "step", y: name, fill: "currentColor" })],
+    });
+    figure.classList.add("chart");
+    return figure;
+  });
+}
+
+function boundaryChart(Plot, { grid, points }) {
+  const nx = grid.x.length;
+  const ny = grid.y.length;
+  const scores = grid.score.flat();
+  const extent = Math.max(1e-9, ...scores.map(Math.abs));
+  const figure = Plot.plot({
+    width: WIDTH, height: WIDTH, title: "decision boundary", x: { label: "x₀" }, y: { label: "x₁" },
+    color: { type: "diverging", scheme: "RdBu", domain: [-extent, extent], legend: false },
+    marks: [
+      Plot.raster(scores, { width: nx, height: ny, x1: grid.x[0], x2: grid.x[nx - 1], y1: grid.y[0], y2: grid.y[ny - 1], fill: (d) => d, interpolate: "nearest", imageRendering: "auto" }),
+      Plot.contour(scores, { width: nx, height: ny, x1: grid.x[0], x2: grid.x[nx - 1], y1: grid.y[0], y2: grid.y[ny - 1], thresholds: [0], stroke: "#111", strokeWidth: 1.5, fill: null }),
+      Plot.dot(points, { x: "0", y: "1", fill: (p) => (p[2] > 0 ? "#1d4ed8" : "#b91c1c"), stroke: "white", r: 3.5 }),
+    ],
+  });
+  figure.classList.add("chart");
+  return figure;
+}

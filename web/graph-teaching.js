@@ -1,0 +1,226 @@
+// Teaching tools on a drawn graph, from the data scalargrad.playground sends with it (README.md,
+// "Teaching views"): step through backward (the learner's own _backward closures, replayed in Python)
+// and forward, check gradients against finite differences, a table of the nodes, grouped views.
+import { button, element } from "./graph-view.js";
+
+const SPEEDS = [["0.5×", 1600], ["1×", 800], ["2×", 400], ["4×", 200]];
+
+export const formatNumber = (x) => (x === null || x === undefined ? "nan" : Number(x).toFixed(4));
+
+export function attachTeaching({ card, view, event, renderer }) {
+  const bar = element("div", "graph-teach");
+  const narration = element("p", "graph-narration");
+  narration.setAttribute("aria-live", "polite");
+  narration.hidden = true;
+  const say = (text) => {
+    narration.hidden = !text;
+    narration.textContent = text;
+  };
+  card.querySelector(".graph-view").before(bar);
+  card.append(narration);
+  const labels = Object.fromEntries((event.table || []).map((row) => [row.id, row.label || row.id]));
+  const showing = { view: "full", stepper: null };
+
+  async function showVariant(dot) {
+    stopStepper();
+    const { svg, fill } = await renderer.render(dot);
+    view.replace(svg, dot);
+    await fill();
+  }
+
+  function stopStepper() {
+    showing.stepper?.close();
+    showing.stepper = null;
+  }
+
+  const start = (kind) => {
+    stopStepper();
+    showing.stepper = kind === "backward" ? backwardStepper(view, event, labels, say) : forwardStepper(view, event, say);
+    bar.after(showing.stepper.controls);
+    showing.stepper.controls.querySelector("button").focus();
+  };
+
+  if (event.steps && event.steps.steps.length) bar.append(button("Step through backward", "Step through backward: run each _backward in turn", () => start("backward")));
+  if (event.table && event.table.some((row) => row.op)) bar.append(button("Step through forward", "Step through forward: compute each value in turn", () => start("forward")));
+  if (event.check) {
+    bar.append(button("Check gradients", "Check gradients against finite differences", async () => {
+      stopStepper();
+      const { check } = event;
+      if (!check.wrong.length) return say(`✓ All ${check.checked} grads agree with finite differences.${check.reason ? ` ${check.reason}` : ""}`);
+      await showVariant(check.dot);
+      const [first] = check.wrong;
+      const more = check.wrong.length > 1 ? ` (${check.wrong.length - 1} more marked)` : "";
+      say(`✗ ${check.wrong.length} grad${check.wrong.length > 1 ? "s disagree" : " disagrees"} with finite differences: ` +
+        `${first.label || "a value"}.grad is ${formatNumber(first.grad)}, expected ${formatNumber(first.expected)}${more}.` +
+        `${check.reason ? ` ${check.reason}` : ""}`);
+    }));
+  }
+  if (event.table) {
+    let table = null;
+    bar.append(button("Table", "Show the nodes as a table (label, op, data, grad)", (b) => {
+      if (table) {
+        table.remove();
+        table = null;
+        b.setAttribute("aria-pressed", "false");
+        return;
+      }
+      table = nodeTable(event.table, event.title);
+      card.append(table);
+      b.setAttribute("aria-pressed", "true");
+    }));
+  }
+  if (event.groups) {
+    const variants = [["full", "Full graph", event.grouped_only ? null : event.dot], ["neuron", "By neuron", event.groups.neuron?.dot], ["layer", "By layer", event.groups.layer?.dot]];
+    const group = element("span", "graph-views");
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "Which view of the graph");
+    for (const [name, label, dot] of variants) {
+      const b = button(label, name === "full" && !dot ? "More than 2,000 values: too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`, async () => {
+        for (const other of group.children) other.setAttribute("aria-pressed", String(other === b));
+        showing.view = name;
+        await showVariant(dot);
+      });
+      b.disabled = !dot;
+      b.setAttribute("aria-pressed", String(name === (event.grouped_only ? "neuron" : "full")));
+      group.append(b);
+    }
+    bar.append(group);
+  }
+  if (!bar.childElementCount) bar.remove();
+}
+
+/** Sets the text of a node's field ("data …" or "grad …") in the drawing, in place. */
+function setField(svg, id, field, text) {
+  const node = svg.querySelector(`g[id="${id}"]`);
+  if (!node) return;
+  for (const t of node.querySelectorAll("text")) {
+    if (t.textContent.startsWith(`${field} `)) t.textContent = `${field} ${text}`;
+  }
+}
+
+function fieldTexts(svg) {
+  return [...svg.querySelectorAll("g.node text")].map((t) => [t, t.textContent]);
+}
+
+function controlsBar(label, { onStep, onBack, onReset, length }) {
+  const controls = element("div", "graph-stepper");
+  controls.setAttribute("role", "group");
+  controls.setAttribute("aria-label", label);
+  const position = element("span", "graph-step-position");
+  let k = 0;
+  let timer = null;
+  const go = (next) => {
+    k = Math.max(0, Math.min(length, next));
+    position.textContent = `step ${k} of ${length}`;
+    back.disabled = k === 0;
+    step.disabled = k === length;
+    if (k === length) pause();
+    return k;
+  };
+  const pause = () => {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "▶ Play";
+  };
+  const speed = element("select", "graph-speed");
+  speed.setAttribute("aria-label", "Speed");
+  for (const [name, ms] of SPEEDS) speed.append(new Option(name, String(ms)));
+  speed.value = "800";
+  const reset = button("⏮ Reset", "Reset the steps", () => onReset(go(0)));
+  const back = button("◀ Step back", "Step back", () => onBack(go(k - 1)));
+  const step = button("Step ▶", "Step", () => onStep(go(k + 1)));
+  const play = button("▶ Play", "Play the steps", () => {
+    if (timer) return pause();
+    if (k === length) onReset(go(0));
+    play.textContent = "❚❚ Pause";
+    timer = setInterval(() => onStep(go(k + 1)), Number(speed.value));
+  });
+  speed.addEventListener("change", () => timer && (pause(), play.click()));
+  const done = button("Done", "Close the stepper and show the graph as drawn", () => controls.close());
+  controls.addEventListener("keydown", (event) => {
+    const keys = { ArrowRight: step, ArrowLeft: back, Home: reset, " ": play, Escape: done };
+    if (!keys[event.key] || event.target === speed) return;
+    event.preventDefault();
+    keys[event.key].click();
+  });
+  controls.append(reset, back, step, play, speed, position, done);
+  go(0);
+  controls.pause = pause;
+  return controls;
+}
+
+function backwardStepper(view, event, labels, say) {
+  const { start, steps } = event.steps;
+  const svg = view.svg();
+  const original = fieldTexts(svg);
+  const gradsAfter = (k) => steps.slice(0, k).reduce((grads, s) => Object.assign(grads, s.grads), { ...start });
+  const root = event.table[event.table.length - 1];
+  const show = (k) => {
+    const grads = gradsAfter(k);
+    for (const [id, grad] of Object.entries(grads)) setField(svg, id, "grad", formatNumber(grad));
+    for (const marked of svg.querySelectorAll(".step-current, .step-edge, .step-target")) marked.classList.remove("step-current", "step-edge", "step-target");
+    if (k === 0) {
+      say(`Start: ${labels[root.id]}.grad = 1.0 (the output's own gradient), every other grad 0. Press Step: each value's _backward runs in reverse topological order.`);
+      return;
+    }
+    const current = steps[k - 1];
+    svg.querySelector(`g[id="${current.id}"]`)?.classList.add("step-current");
+    for (const edge of svg.querySelectorAll(`g.into-${current.id}`)) edge.classList.add("step-edge");
+    for (const id of Object.keys(current.grads)) svg.querySelector(`g[id="${id}"]`)?.classList.add("step-target");
+    say(`Step ${k}: ${current.text}${current.error ? ` (it raised ${current.error})` : ""}`);
+  };
+  const controls = controlsBar("Step through backward", { onStep: show, onBack: show, onReset: show, length: steps.length });
+  controls.close = () => {
+    controls.pause();
+    for (const [t, text] of original) t.textContent = text;
+    for (const marked of svg.querySelectorAll(".step-current, .step-edge, .step-target")) marked.classList.remove("step-current", "step-edge", "step-target");
+    controls.remove();
+    say("");
+  };
+  show(0);
+  return { controls, close: controls.close };
+}
+
+function forwardStepper(view, event, say) {
+  const svg = view.svg();
+  const original = fieldTexts(svg);
+  const computed = event.table.filter((row) => row.op);
+  const show = (k) => {
+    for (const marked of svg.querySelectorAll(".step-current")) marked.classList.remove("step-current");
+    computed.forEach((row, i) => setField(svg, row.id, "data", i < k ? formatNumber(row.data) : "?"));
+    for (const row of event.table) setField(svg, row.id, "grad", "–");
+    if (k === 0) {
+      say("Start: only the inputs have data. Press Step: each value is computed from its inputs, in topological order.");
+      return;
+    }
+    const row = computed[k - 1];
+    svg.querySelector(`g[id="${row.id}"]`)?.classList.add("step-current");
+    say(`Step ${k}: ${row.label || "a value"} = ${row.op} of its inputs = ${formatNumber(row.data)}`);
+  };
+  const controls = controlsBar("Step through forward", { onStep: show, onBack: show, onReset: show, length: computed.length });
+  controls.close = () => {
+    controls.pause();
+    for (const [t, text] of original) t.textContent = text;
+    for (const marked of svg.querySelectorAll(".step-current")) marked.classList.remove("step-current");
+    controls.remove();
+    say("");
+  };
+  show(0);
+  return { controls, close: controls.close };
+}
+
+function nodeTable(rows, title) {
+  const table = element("table", "graph-table");
+  table.dataset.testid = "graph-table";
+  table.append(element("caption", "", `The values of ${title ? `the graph of ${title}` : "this graph"}, inputs first`));
+  const head = element("tr");
+  for (const name of ["label", "op", "data", "grad"]) head.append(element("th", "", name));
+  table.append(head);
+  for (const row of rows) {
+    const tr = element("tr");
+    tr.append(element("td", "", row.label), element("td", "", row.op), element("td", "num", formatNumber(row.data)),
+      element("td", "num", row.grad === null || row.grad === undefined ? "–" : formatNumber(row.grad)));
+    table.append(tr);
+  }
+  return table;
+}
