@@ -99,9 +99,12 @@ def test_expect_grads_works_on_a_learners_class_and_says_when_it_cannot_replay()
     out = a * b
     out.grad, a.grad, b.grad = 1.0, 5.0, 2.0
     expect_grads(out)
-    twice = a * a  # a set keeps one child: recomputing gives 2.0, not 4.0
+    twice = a * a  # a set keeps one child; the replay reads it as a * a again
+    twice.grad, a.grad = 1.0, 4.0
+    expect_grads(twice)
+    cube = SetValue(8.0, (a,), 'cube')  # an op the replay does not know
     with pytest.raises(CheckFailed, match='could not be checked'):
-        expect_grads(twice)
+        expect_grads(cube)
 
 
 def test_an_error_says_what_was_being_checked_and_never_shows_a_traceback():

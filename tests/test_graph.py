@@ -63,12 +63,12 @@ def test_dot_draws_the_tutorial_picture():
     dot = to_dot(e)
     assert dot.startswith('digraph {')
     assert 'rankdir=LR' in dot
-    assert 'v0 [label="{ a | data 2.0000 | grad -3.0000 }" shape=record]' in dot
-    assert 'v2 [label="{ e | data -6.0000 | grad 1.0000 }" shape=record class=root]' in dot
+    assert '  v0 [label="{ a | data 2.0000 | grad -3.0000 }" shape=record id="v0"]\n' in dot
+    assert '  v2 [label="{ e | data -6.0000 | grad 1.0000 }" shape=record class=root id="v2"]\n' in dot
     assert dot.count('class=root') == 1
-    assert 'v2_op [label="*" shape=circle]' in dot
-    assert 'v2_op -> v2' in dot
-    assert 'v0 -> v2_op' in dot and 'v1 -> v2_op' in dot
+    assert '  v2_op [label="*" shape=circle id="v2_op"]\n' in dot
+    assert '  v2_op -> v2 [class="into-v2"]\n' in dot
+    assert '  v0 -> v2_op [class="into-v2"]\n' in dot and '  v1 -> v2_op [class="into-v2"]\n' in dot
 
 
 def test_learner_class_with_prev_set_is_drawn():
@@ -174,8 +174,8 @@ def test_a_marked_node_shows_its_grad_and_the_expected_one_and_is_classed():
     b.grad, a.grad = 1.0, 3.0  # `=` instead of `+=`: one of the two uses lost
     dot = to_dot(b, marks={a: 6.0})
     assert ('  v0 [label="{ a | data 3.0000 | grad 3.0000 ≠ 6.0000 expected }" shape=record class="wrong-grad" '
-            'color="#c62828" fontcolor="#b71c1c" fillcolor="#fdecea" style=filled penwidth=2]') in dot
-    assert '  v1 [label="{ b | data 9.0000 | grad 1.0000 }" shape=record class=root]' in dot
+            'color="#c62828" fontcolor="#b71c1c" fillcolor="#fdecea" style=filled penwidth=2 id="v0"]') in dot
+    assert '  v1 [label="{ b | data 9.0000 | grad 1.0000 }" shape=record class=root id="v1"]' in dot
     assert draw_dot(b, marks={a: 6.0}).source == dot
 
 

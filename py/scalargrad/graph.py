@@ -3,18 +3,32 @@
 A node is anything with `data` and children in `_prev` (micrograd) or `children` (some tutorials);
 `grad`, `_op` and `label` are optional. Drawing itself is the page's job: this only writes DOT.
 
+Every value is a record with the id `vN` (N: its place in `trace` order), its op a circle `vN_op`;
+the edges that a value's `_backward` writes along (op -> value, and each child -> op) have the class
+`into-vN`. The output has the class `root`. viz.js keeps these in the SVG: `<g id="v3" class="node">`,
+`<g id="edge2" class="edge into-v3">`.
+
 `marks` ({node: expected grad}, or (node, expected) pairs for objects that cannot be dict keys) flags
 nodes whose grad is wrong: their record shows `grad 1.0000 ≠ 2.0000 expected`, in red, with the
 Graphviz class `wrong-grad` (viz.js writes it into the SVG as `<g class="node wrong-grad">`).
+
+`grouped_dot` draws a network's graph with one box per neuron (or per layer) of scalargrad.nn, whose
+MLP labels each neuron's output `L<layer>.n<neuron>`: a box holds that output and every value only it
+uses (weights, bias, products, sums, activation).
 """
+import re
 
 MAX_NODES = 2000
+TRACE_LIMIT = 50_000  # values traced before a graph is refused without even counting it
 
 
 class GraphTooLarge(ValueError):
+    """`count` is None when the graph has more than TRACE_LIMIT values: it was not counted to the end."""
+
     def __init__(self, count, limit):
+        size = f"{count:,} values" if count is not None else f"more than {TRACE_LIMIT:,} values"
         super().__init__(
-            f"this graph has {count:,} values, more than the {limit:,} that can be drawn; "
+            f"this graph has {size}, more than the {limit:,} that can be drawn; "
             f"draw a smaller part of it, for example one neuron's output"
         )
         self.count = count
@@ -39,8 +53,22 @@ def _stable_key(node):
     return (str(getattr(node, 'label', '')), str(getattr(node, '_op', '')), repr(node.data), repr(getattr(node, 'grad', None)))
 
 
-def trace(root):
-    """All nodes below root (children before parents) and edges (child, parent), one per use."""
+class _TooMany(Exception):
+    pass
+
+
+def trace(root, limit=None):
+    """All nodes below root (children before parents) and edges (child, parent), one per use.
+
+    With `limit`, stop and raise GraphTooLarge(None, limit) as soon as more nodes than that are found.
+    """
+    try:
+        return _trace(root, limit)
+    except _TooMany:
+        raise GraphTooLarge(None, limit) from None
+
+
+def _trace(root, limit):
     nodes, edges, seen = [], [], {id(root)}
     stack = [(root, None)]
     while stack:
@@ -52,6 +80,8 @@ def trace(root):
             edges.append((child, node))
             if id(child) not in seen:
                 seen.add(id(child))
+                if limit is not None and len(seen) > limit:
+                    raise _TooMany
                 stack.append((child, None))
                 break
         else:
@@ -88,12 +118,18 @@ WRONG_GRAD_STYLE = 'color="#c62828" fontcolor="#b71c1c" fillcolor="#fdecea" styl
 
 
 def to_dot(root, rankdir='LR', max_nodes=MAX_NODES, marks=None):
-    return _dot_source(*_limited_trace(root, max_nodes), rankdir, marks)
+    return dot_source(*_limited_trace(root, max_nodes), rankdir, marks)
 
 
 def _limited_trace(root, max_nodes):
-    nodes, edges = trace(root)
-    if max_nodes is not None and len(nodes) > max_nodes:
+    """trace(root), or GraphTooLarge past max_nodes (counted up to TRACE_LIMIT, so that it stays cheap)."""
+    if max_nodes is None:
+        return trace(root)
+    try:
+        nodes, edges = trace(root, limit=max(max_nodes, TRACE_LIMIT))
+    except GraphTooLarge:
+        raise GraphTooLarge(None, max_nodes) from None
+    if len(nodes) > max_nodes:
         raise GraphTooLarge(len(nodes), max_nodes)
     return nodes, edges
 
@@ -103,40 +139,148 @@ def _marks_by_id(marks):
     return {id(node): expected for node, expected in pairs}
 
 
-def _dot_source(nodes, edges, rankdir, marks=None):
-    names = {id(n): f"v{i}" for i, n in enumerate(nodes)}
-    expected = _marks_by_id(marks)
-    lines = [
+def _header(rankdir):
+    return [
         'digraph {',
         f'  graph [rankdir={_dot_name(rankdir)} ranksep=0.3 nodesep=0.2]',
         '  node [fontname="Helvetica" fontsize=12]',
     ]
+
+
+def _value_lines(n, name, is_root, expected=None):
+    """A value's record, its op circle and the op -> value edge."""
+    fields = [getattr(n, 'label', ''), f"data {format_number(n.data)}"]
+    marked = expected is not None
+    if marked:
+        grad = format_number(getattr(n, 'grad', None))
+        fields.append(f"grad {grad} ≠ {format_number(expected)} expected")
+    elif hasattr(n, 'grad'):
+        fields.append(f"grad {format_number(n.grad)}")
+    label = ' | '.join(_record_field(f) for f in fields)
+    if marked:
+        classes = 'root wrong-grad' if is_root else 'wrong-grad'
+        css = f' class="{classes}" {WRONG_GRAD_STYLE}'
+    else:
+        css = ' class=root' if is_root else ''  # the page starts its view on the output
+    lines = [f'  {name} [label="{{ {label} }}" shape=record{css} id="{name}"]']
+    op = getattr(n, '_op', '')
+    if op:
+        lines.append(f'  {name}_op [label="{_dot_string(op)}" shape=circle id="{name}_op"]')
+        lines.append(f'  {name}_op -> {name} [class="into-{name}"]')
+    return lines
+
+
+def dot_source(nodes, edges, rankdir='LR', marks=None):
+    """The DOT text of a graph already traced: `nodes, edges = trace(root)`."""
+    names = {id(n): f"v{i}" for i, n in enumerate(nodes)}
+    expected = _marks_by_id(marks)
+    lines = _header(rankdir)
     root = nodes[-1] if nodes else None
     for n in nodes:
-        name = names[id(n)]
-        fields = [getattr(n, 'label', ''), f"data {format_number(n.data)}"]
-        marked = id(n) in expected
-        if marked:
-            grad = format_number(getattr(n, 'grad', None))
-            fields.append(f"grad {grad} ≠ {format_number(expected[id(n)])} expected")
-        elif hasattr(n, 'grad'):
-            fields.append(f"grad {format_number(n.grad)}")
-        label = ' | '.join(_record_field(f) for f in fields)
-        if marked:
-            classes = 'root wrong-grad' if n is root else 'wrong-grad'
-            css = f' class="{classes}" {WRONG_GRAD_STYLE}'
-        else:
-            css = ' class=root' if n is root else ''  # the page starts its view on the output
-        lines.append(f'  {name} [label="{{ {label} }}" shape=record{css}]')
-        op = getattr(n, '_op', '')
-        if op:
-            lines.append(f'  {name}_op [label="{_dot_string(op)}" shape=circle]')
-            lines.append(f'  {name}_op -> {name}')
+        lines += _value_lines(n, names[id(n)], n is root, expected.get(id(n)))
     for child, parent in edges:
-        target = names[id(parent)] + ('_op' if getattr(parent, '_op', '') else '')
-        lines.append(f'  {names[id(child)]} -> {target}')
+        name = names[id(parent)]
+        target = name + ('_op' if getattr(parent, '_op', '') else '')
+        lines.append(f'  {names[id(child)]} -> {target} [class="into-{name}"]')
     lines.append('}')
     return '\n'.join(lines) + '\n'
+
+
+NEURON_LABEL = re.compile(r'L([0-9]+)\.n([0-9]+)')
+
+
+def neuron_of(nodes, edges):
+    """{id(value): (layer, neuron)} for the values inside a neuron of scalargrad.nn; {} if there are none.
+
+    A neuron's output carries the label `L<layer>.n<neuron>` (MLP gives it); a value belongs to a
+    neuron when every use of it is inside that neuron, so inputs shared by several neurons, and the
+    loss computed from the outputs, belong to none. Forward passes over many points share labels, so
+    one box holds a neuron's values for every point.
+    """
+    owner = {}
+    for n in nodes:
+        label = getattr(n, 'label', '')
+        match = NEURON_LABEL.fullmatch(label) if isinstance(label, str) else None
+        if match:
+            owner[id(n)] = (int(match[1]), int(match[2]))
+    if not owner:
+        return owner
+    uses = {}
+    for child, parent in edges:
+        uses.setdefault(id(child), []).append(id(parent))
+    for n in reversed(nodes):  # parents before children, so that ownership flows down
+        if id(n) in owner:
+            continue
+        users = uses.get(id(n))
+        if users:
+            first = owner.get(users[0])
+            if first is not None and all(owner.get(u) == first for u in users):
+                owner[id(n)] = first
+    return owner
+
+
+def grouped_dot(nodes, edges, owner, by='neuron', rankdir='LR'):
+    """DOT with one box per neuron (by='neuron') or per layer (by='layer'); returns (source, boxes drawn).
+
+    A box shows its name, how many values it holds and its output's data and grad (the count of
+    outputs when it has several); values outside every neuron are drawn as in the full graph, with
+    the same ids. Edges between boxes are merged: one per pair.
+    """
+    names = {id(n): f"v{i}" for i, n in enumerate(nodes)}
+    unit = {}      # id(value) -> the name of the box or record that shows it
+    boxes = {}     # box name -> [title, values, outputs], in order of first appearance
+    for n in nodes:
+        key = owner.get(id(n))
+        if key is None:
+            unit[id(n)] = names[id(n)]
+            continue
+        layer, neuron = key
+        name, title = (f"L{layer}_n{neuron}", f"layer {layer} · neuron {neuron}") if by == 'neuron' \
+            else (f"L{layer}", f"layer {layer}")
+        unit[id(n)] = name
+        box = boxes.setdefault(name, [title, 0, []])
+        box[1] += 1
+        label = getattr(n, 'label', '')
+        if isinstance(label, str) and NEURON_LABEL.fullmatch(label):
+            box[2].append(n)
+    root = nodes[-1] if nodes else None
+    lines = _header(rankdir)
+    drawn = set()
+    for n in nodes:
+        name = unit[id(n)]
+        if name in drawn:
+            continue
+        drawn.add(name)
+        if name not in boxes:
+            lines += _value_lines(n, name, n is root)
+            continue
+        title, count, outputs = boxes[name]
+        fields = [title, f"{count:,} value{'s' if count != 1 else ''}"]
+        if len(outputs) == 1:
+            fields.append(f"data {format_number(outputs[0].data)}")
+            if hasattr(outputs[0], 'grad'):
+                fields.append(f"grad {format_number(outputs[0].grad)}")
+        else:
+            fields.append(f"{len(outputs):,} outputs")
+        label = ' | '.join(_record_field(f) for f in fields)
+        css = ' class=root' if root is not None and unit[id(root)] == name else ''
+        lines.append(f'  {name} [label="{{ {label} }}" shape=Mrecord style=filled fillcolor="#eef2ff"{css} id="{name}"]')
+    seen_edges = set()
+    for child, parent in edges:
+        source, target = unit[id(child)], unit[id(parent)]
+        if source == target:
+            continue
+        to_box = target in boxes
+        if not to_box and getattr(parent, '_op', ''):
+            target += '_op'
+        if to_box or source in boxes:
+            if (source, target) in seen_edges:
+                continue
+            seen_edges.add((source, target))
+        css = '' if to_box else f' [class="into-{unit[id(parent)]}"]'
+        lines.append(f'  {source} -> {target}{css}')
+    lines.append('}')
+    return '\n'.join(lines) + '\n', len(drawn)
 
 
 def _dot_name(word):
@@ -158,4 +302,4 @@ class Dot:
 
 def draw_dot(root, rankdir='LR', format='svg', max_nodes=MAX_NODES, marks=None):
     nodes, edges = _limited_trace(root, max_nodes)
-    return Dot(_dot_source(nodes, edges, rankdir, marks), len(nodes), str(getattr(root, 'label', '') or ''))
+    return Dot(dot_source(nodes, edges, rankdir, marks), len(nodes), str(getattr(root, 'label', '') or ''))

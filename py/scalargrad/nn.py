@@ -64,8 +64,12 @@ class MLP(Module):
                        for i in range(len(nouts))]
 
     def __call__(self, x):
-        for layer in self.layers:
+        for i, layer in enumerate(self.layers):
             x = layer(x)
+            # Names each neuron's output, so that a drawing can group the network by neuron and layer.
+            for j, out in enumerate(x if isinstance(x, list) else [x]):
+                if not out.label and out._prev:
+                    out.label = f"L{i + 1}.n{j + 1}"
         return x
 
     def parameters(self):

@@ -7,7 +7,15 @@ in the program's namespace after it ends without error, and the result carries t
 Output leaves through `emit(json_text)` as flat events, in the order the program made them:
   {"type": "stdout" | "stderr" | "result" | "notice", "text": ...}
   {"type": "graph", "dot": ..., "nodes": n, "title": ...}      one per draw_dot(...) call
-  {"type": "graph-too-large", "text": ..., "nodes": n, "limit": m}
+      a graph of values (not a graphviz Digraph) also has "table", and when they apply "steps",
+      "check" and "groups": scalargrad.teaching says what each holds
+  {"type": "graph", "dot": ..., "nodes": n, "title": ..., "grouped_only": true, "groups": {...}}
+      a network of more than MAX_NODES values: `dot` is the view by neuron, `nodes` the true count
+  {"type": "graph-too-large", "text": ..., "nodes": n | null, "limit": m}
+      nodes is null past graph.TRACE_LIMIT values, where tracing stops counting
+  {"type": "chart", "kind": "series" | "boundary", "chart": ..., ...}   from plot() and plot_boundary():
+      scalargrad.charts says what each holds
+Numbers that JSON cannot hold (nan, inf) are sent as null.
 run() returns a JSON object: {"status": "ok"} | {"status": "interrupted"} |
   {"status": "error", "error": {"type", "message", "traceback", "line", "column"}};
   with checks, an "ok" result also has "check": {"status": "passed" | "failed", "message": ...}
@@ -22,10 +30,11 @@ import sys
 import traceback
 import types
 
-from . import engine, nn
+from . import engine, nn, teaching
+from .charts import Charts
 from .datasets import make_moons
 from .checks import run_checks
-from .graph import MAX_NODES, Dot, GraphTooLarge, draw_dot, is_node, trace
+from .graph import MAX_NODES, TRACE_LIMIT, Dot, GraphTooLarge, dot_source, is_node, trace
 
 FILENAME = '<editor>'
 DISPLAY = '__playground_display__'
@@ -67,7 +76,21 @@ class Output:
 
     def event(self, **event):
         self.flush()
-        self._emit(json.dumps(event))
+        try:
+            text = json.dumps(event, allow_nan=False)
+        except ValueError:  # a nan or inf got through: JSON has no such numbers
+            text = json.dumps(_finite(event))
+        self._emit(text)
+
+
+def _finite(x):
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
 
 
 class Stream:
@@ -98,11 +121,20 @@ class Env:
             'Value': engine.Value, 'draw_dot': self.draw_dot, 'trace': trace,
             'Module': nn.Module, 'Neuron': nn.Neuron, 'Layer': nn.Layer, 'MLP': nn.MLP,
             'make_moons': make_moons, 'math': math, 'random': random, 'input': _no_input,
+            'plot': self.plot, 'plot_boundary': self.plot_boundary,
         }
 
     def draw_dot(self, root, rankdir='LR', format='svg'):
         """draw_dot as the tutorials use it, and the graph appears in the output at once."""
         return self.runner.draw_dot(root, rankdir, format)
+
+    def plot(self, step=None, **series):
+        """Add a point to the live training chart: plot(step=k, loss=total_loss, accuracy=acc)."""
+        self.runner.charts.plot(step, **series)
+
+    def plot_boundary(self, model, X, y):
+        """Draw the decision boundary of a 2-D classifier over the points X with labels y, live."""
+        self.runner.charts.plot_boundary(model, X, y)
 
     def display(self, value, is_last):
         self.runner.display(value, is_last)
@@ -117,22 +149,50 @@ def reset(env):
 
 
 class Runner:
-    def __init__(self, output):
+    def __init__(self, output, namespace=None):
         self.output = output
+        self.namespace = {} if namespace is None else namespace
+        self.charts = Charts(output.event, value_class=self._value_class)
         self._shown = {}  # id -> object, kept alive so that ids stay unique during the run
+
+    def _value_class(self):
+        value = self.namespace.get('Value')
+        return value if isinstance(value, type) else engine.Value
 
     def draw_dot(self, root, rankdir='LR', format='svg'):
         try:
-            dot = draw_dot(root, rankdir=rankdir)
-        except GraphTooLarge as e:
-            self.show_too_large(str(e), e.count, e.limit)
-            return None
-        self.show_graph(dot.source, dot.node_count, dot.title)
+            nodes, edges = trace(root, limit=TRACE_LIMIT)
+        except GraphTooLarge:
+            return self._too_large(GraphTooLarge(None, MAX_NODES))
+        title = str(getattr(root, 'label', '') or '')
+        if len(nodes) > MAX_NODES:
+            views = teaching.grouped_only(nodes, edges, rankdir)
+            if views is None:
+                return self._too_large(GraphTooLarge(len(nodes), MAX_NODES))
+            dot = Dot(views['neuron']['dot'], len(nodes), title)
+            self.show_graph(dot.source, dot.node_count, title, grouped_only=True, groups=views)
+        else:
+            dot = Dot(dot_source(nodes, edges, rankdir), len(nodes), title)
+            self.show_graph(dot.source, dot.node_count, title,
+                            **teaching.extras(root, nodes, edges, rankdir, self._code_names(nodes)))
         self._shown[id(dot)] = dot
         return dot
 
-    def show_graph(self, source, nodes, title):
-        self.output.event(type='graph', dot=source, nodes=nodes, title=title)
+    def _too_large(self, error):
+        self.show_too_large(str(error), error.count, error.limit)
+        return None
+
+    def _code_names(self, nodes):
+        """{id(value): names of the program's variables that hold it}, for the backward narration."""
+        ids = {id(n) for n in nodes}
+        names = {}
+        for name, value in list(self.namespace.items()):
+            if id(value) in ids and not name.startswith('__'):
+                names.setdefault(id(value), []).append(name)
+        return names
+
+    def show_graph(self, source, nodes, title, **extra):
+        self.output.event(type='graph', dot=source, nodes=nodes, title=title, **extra)
 
     def show_too_large(self, text, nodes, limit):
         self.output.event(type='graph-too-large', text=text, nodes=nodes, limit=limit)
@@ -220,7 +280,7 @@ def run(source, emit, env=None, checks=None):
         output.event(type='notice', text=f"Line {line}: skipped {text!r}, a notebook command, not Python.")
 
     space = Env() if env is None else ENVS.setdefault(env, Env())
-    space.runner = runner = Runner(output)
+    space.runner = runner = Runner(output, space.namespace)
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = Stream(output, 'stdout'), Stream(output, 'stderr')
     try:
@@ -233,6 +293,10 @@ def run(source, emit, env=None, checks=None):
     except BaseException as e:  # SystemExit too: the page keeps running whatever the program does
         result = {'status': 'error', 'error': _runtime_error(e)}
     finally:
+        try:
+            runner.charts.flush()  # Stop keeps the charts so far: send what was waiting
+        except BaseException:  # a second Stop, or a model that fails now: the run is over anyway
+            pass
         sys.stdout, sys.stderr = saved
         output.flush()
     return json.dumps(result)
