@@ -19,7 +19,20 @@ export function attachTeaching({ card, view, event, renderer }) {
   card.querySelector(".graph-view").before(bar);
   card.append(narration);
   const labels = Object.fromEntries((event.table || []).map((row) => [row.id, row.label || row.id]));
-  const showing = { view: "full", stepper: null };
+  const fullDot = event.groups?.full?.dot ?? (event.grouped_only ? null : event.dot);
+  const showing = { view: event.view || "full", stepper: null };
+  const viewButtons = new Map();
+
+  async function showView(name, dot) {
+    showing.view = name;
+    for (const [other, b] of viewButtons) b.setAttribute("aria-pressed", String(other === name));
+    await showVariant(dot);
+  }
+
+  // Steppers and the check work on the value-by-value drawing: a grouped view switches back to it.
+  const onFullGraph = async () => {
+    if (showing.view !== "full") await showView("full", fullDot);
+  };
 
   async function showVariant(dot) {
     stopStepper();
@@ -33,8 +46,9 @@ export function attachTeaching({ card, view, event, renderer }) {
     showing.stepper = null;
   }
 
-  const start = (kind) => {
+  const start = async (kind) => {
     stopStepper();
+    await onFullGraph();
     showing.stepper = kind === "backward" ? backwardStepper(view, event, labels, say) : forwardStepper(view, event, say);
     bar.after(showing.stepper.controls);
     showing.stepper.controls.querySelector("button").focus();
@@ -46,6 +60,7 @@ export function attachTeaching({ card, view, event, renderer }) {
     bar.append(button("Check gradients", "Check gradients against finite differences", async () => {
       stopStepper();
       const { check } = event;
+      await onFullGraph();
       if (!check.wrong.length) return say(`✓ All ${check.checked} grads agree with finite differences.${check.reason ? ` ${check.reason}` : ""}`);
       await showVariant(check.dot);
       const [first] = check.wrong;
@@ -70,18 +85,16 @@ export function attachTeaching({ card, view, event, renderer }) {
     }));
   }
   if (event.groups) {
-    const variants = [["full", "Full graph", event.grouped_only ? null : event.dot], ["neuron", "By neuron", event.groups.neuron?.dot], ["layer", "By layer", event.groups.layer?.dot]];
+    const variants = [["full", "Full graph", fullDot], ["neuron", "By neuron", event.groups.neuron?.dot], ["layer", "By layer", event.groups.layer?.dot]];
     const group = element("span", "graph-views");
     group.setAttribute("role", "group");
     group.setAttribute("aria-label", "Which view of the graph");
     for (const [name, label, dot] of variants) {
-      const b = button(label, name === "full" && !dot ? "More than 2,000 values: too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`, async () => {
-        for (const other of group.children) other.setAttribute("aria-pressed", String(other === b));
-        showing.view = name;
-        await showVariant(dot);
-      });
+      const b = button(label, name === "full" && !dot ? "More than 2,000 values: too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`,
+        () => showView(name, dot));
       b.disabled = !dot;
-      b.setAttribute("aria-pressed", String(name === (event.grouped_only ? "neuron" : "full")));
+      viewButtons.set(name, b);
+      b.setAttribute("aria-pressed", String(name === showing.view));
       group.append(b);
     }
     bar.append(group);
@@ -126,13 +139,13 @@ function controlsBar(label, { onStep, onBack, onReset, length }) {
   speed.setAttribute("aria-label", "Speed");
   for (const [name, ms] of SPEEDS) speed.append(new Option(name, String(ms)));
   speed.value = "800";
-  const reset = button("⏮ Reset", "Reset the steps", () => onReset(go(0)));
+  const reset = button("Reset", "Reset the steps", () => onReset(go(0)));
   const back = button("◀ Step back", "Step back", () => onBack(go(k - 1)));
   const step = button("Step ▶", "Step", () => onStep(go(k + 1)));
   const play = button("▶ Play", "Play the steps", () => {
     if (timer) return pause();
     if (k === length) onReset(go(0));
-    play.textContent = "❚❚ Pause";
+    play.textContent = "Pause";
     timer = setInterval(() => onStep(go(k + 1)), Number(speed.value));
   });
   speed.addEventListener("change", () => timer && (pause(), play.click()));

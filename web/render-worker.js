@@ -5,7 +5,8 @@
 import { instance } from "./vendor/viz.js";
 
 const PART_SIZE = 200;
-const GROUP_START = /(?=<g id="(?:node|edge|clust)\d+" class=)/;
+// scalargrad gives its nodes ids of its own (v3, v3_op, L1_n2) and edges extra classes (into-v3).
+const GROUP_START = /(?=<g id="[^"]*" class="(?:node|edge|cluster)\b)/;
 
 const vizReady = instance();
 

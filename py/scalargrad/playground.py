@@ -8,8 +8,10 @@ Output leaves through `emit(json_text)` as flat events, in the order the program
   {"type": "stdout" | "stderr" | "result" | "notice", "text": ...}
   {"type": "graph", "dot": ..., "nodes": n, "title": ...}      one per draw_dot(...) call
       a graph of values (not a graphviz Digraph) also has "table", and when they apply "steps",
-      "check" and "groups": scalargrad.teaching says what each holds
-  {"type": "graph", "dot": ..., "nodes": n, "title": ..., "grouped_only": true, "groups": {...}}
+      "check" and "groups": scalargrad.teaching says what each holds. A network of more than
+      OPEN_GROUPED values opens by neuron: "view": "neuron", `dot` is that view and groups.full the
+      whole graph.
+  {"type": "graph", "dot": ..., "nodes": n, "title": ..., "grouped_only": true, "groups": {...}, "view": "neuron"}
       a network of more than MAX_NODES values: `dot` is the view by neuron, `nodes` the true count
   {"type": "graph-too-large", "text": ..., "nodes": n | null, "limit": m}
       nodes is null past graph.TRACE_LIMIT values, where tracing stops counting
@@ -37,6 +39,7 @@ from .checks import run_checks
 from .graph import MAX_NODES, TRACE_LIMIT, Dot, GraphTooLarge, dot_source, is_node, trace
 
 FILENAME = '<editor>'
+OPEN_GROUPED = 300  # values: a network bigger than this opens grouped by neuron, the full graph a click away
 DISPLAY = '__playground_display__'
 NOTEBOOK_PREFIXES = ('%', '!')
 AVAILABLE = ("the Python standard library, scalargrad (also importable as micrograd) and graphviz "
@@ -170,11 +173,15 @@ class Runner:
             if views is None:
                 return self._too_large(GraphTooLarge(len(nodes), MAX_NODES))
             dot = Dot(views['neuron']['dot'], len(nodes), title)
-            self.show_graph(dot.source, dot.node_count, title, grouped_only=True, groups=views)
+            self.show_graph(dot.source, dot.node_count, title, grouped_only=True, groups=views, view='neuron')
         else:
             dot = Dot(dot_source(nodes, edges, rankdir), len(nodes), title)
-            self.show_graph(dot.source, dot.node_count, title,
-                            **teaching.extras(root, nodes, edges, rankdir, self._code_names(nodes)))
+            extras = teaching.extras(root, nodes, edges, rankdir, self._code_names(nodes))
+            shown = dot.source
+            if 'groups' in extras and len(nodes) > OPEN_GROUPED:
+                extras['groups']['full'] = {'dot': dot.source, 'nodes': len(nodes)}
+                shown, extras['view'] = extras['groups']['neuron']['dot'], 'neuron'
+            self.show_graph(shown, dot.node_count, title, **extras)
         self._shown[id(dot)] = dot
         return dot
 

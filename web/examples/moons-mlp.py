@@ -24,9 +24,10 @@ for k in range(steps):
     for p in model.parameters():
         p.data -= learning_rate * p.grad
     print(f"step {k:2d}  loss {total_loss.data:.4f}  accuracy {accuracy:.0%}")
+    plot(step=k, loss=total_loss, accuracy=accuracy)   # live chart: loss and accuracy
+    plot_boundary(model, X, y)                          # live chart: what the model says where
 
-# The whole model's graph is too big to read; here is one neuron of the first layer on one point.
-x = [Value(X[0][0], label='x0'), Value(X[0][1], label='x1')]
-out = model.layers[0].neurons[0](x); out.label = 'neuron'
+# The whole network on one point: about a thousand values, so it opens grouped by neuron.
+out = model([Value(X[0][0], label='x1'), Value(X[0][1], label='x2')])
 out.backward()
 draw_dot(out)

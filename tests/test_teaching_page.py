@@ -1,0 +1,173 @@
+"""Teaching views end to end: step through backward, check gradients, live charts, grouped and text views."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from test_page import load_example, playground, run, type_program  # noqa: F401 (playground is a fixture)
+
+pytestmark = pytest.mark.usefixtures('site')
+
+# Seed 000's class as the tutorial writes it: `=` in _backward, children in a set.
+SEED_000_VALUE = '''class Value:
+    def __init__(self, data, _children=(), _op='', label=''):
+        self.data = data
+        self.grad = 0.0
+        self._backward = lambda: None
+        self._prev = set(_children)
+        self._op = _op
+        self.label = label
+
+    def __repr__(self):
+        return f"Value(data={self.data})"
+
+    def __add__(self, other):
+        out = Value(self.data + other.data, (self, other), '+')
+        def _backward():
+            self.grad = out.grad * 1.0
+            other.grad = out.grad * 1.0
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad = out.grad * other.data
+            other.grad = out.grad * self.data
+        out._backward = _backward
+        return out
+'''
+
+
+def node(graph, label):
+    """The record of the value labelled `label` (its first field is the label)."""
+    return graph.locator('g.node').filter(has=graph.page.locator('text', has_text=re.compile(f'^{re.escape(label)}$')))
+
+
+def test_stepping_the_neuron_gives_the_tutorials_grads_in_its_order(playground):
+    load_example(playground, 'neuron.py')
+    section = run(playground)
+    graph = section.locator('svg').first
+    section.get_by_role('button', name=re.compile('^Step through backward')).click()
+    narration = section.locator('.graph-narration')
+    expect(narration).to_contain_text('o.grad = 1.0')
+    expect(node(graph, 'n')).to_contain_text('grad 0.0000')
+    expect(node(graph, 'x1')).to_contain_text('grad 0.0000')
+    step = section.get_by_role('button', name='Step', exact=True)
+    step.click()
+    expect(narration).to_contain_text('`o._backward()`: tanh sends 0.5 to n')
+    expect(node(graph, 'n')).to_contain_text('grad 0.5000')
+    expect(graph.locator('g.step-current')).to_contain_text('o')
+    seen = []
+    while step.is_enabled():
+        step.click()
+        seen.append(narration.text_content())
+    assert seen[0].startswith('Step 2: `n._backward()`')
+    expected = {'x1': '-1.5000', 'w1': '1.0000', 'x2': '0.5000', 'w2': '0.0000', 'b': '0.5000', 'n': '0.5000', 'o': '1.0000'}
+    for label, grad in expected.items():
+        expect(node(graph, label)).to_contain_text(f'grad {grad}')
+    section.get_by_role('button', name='Step back').click()
+    section.get_by_role('button', name='Step back').click()
+    expect(node(graph, 'x1')).to_contain_text('grad 0.0000')  # x1*w1's step, the last but one, is undone
+    section.get_by_role('button', name='Reset the steps').click()
+    expect(node(graph, 'n')).to_contain_text('grad 0.0000')
+    section.get_by_role('button', name=re.compile('^Close the stepper')).click()
+    expect(node(graph, 'x1')).to_contain_text('grad -1.5000')
+
+
+def test_the_keyboard_steps_too(playground):
+    load_example(playground, 'neuron.py')
+    section = run(playground)
+    section.get_by_role('button', name=re.compile('^Step through backward')).click()
+    playground.keyboard.press('ArrowRight')
+    expect(section.locator('.graph-narration')).to_contain_text('Step 1')
+    playground.keyboard.press('ArrowLeft')
+    expect(section.locator('.graph-narration')).to_contain_text('Start')
+
+
+def test_the_gradient_check_flags_a_for_the_seed_class_and_nothing_for_the_built_in_value(playground):
+    type_program(playground, SEED_000_VALUE + '''
+a = Value(3.0, label='a')
+b = a + a; b.label = 'b'
+b.grad = 1.0
+b._backward()
+draw_dot(b)
+''')
+    section = run(playground)
+    section.get_by_role('button', name=re.compile('^Check gradients')).click()
+    expect(section.locator('.graph-narration')).to_contain_text('a.grad is 1.0000, expected 2.0000')
+    marked = section.locator('svg g.wrong-grad')
+    expect(marked).to_have_count(1)
+    expect(marked).to_contain_text('a')
+
+    type_program(playground, "a = Value(3.0, label='a')\nb = a + a; b.label = 'b'\nb.backward()\ndraw_dot(b)\n")
+    section = run(playground)
+    section.get_by_role('button', name=re.compile('^Check gradients')).click()
+    expect(section.locator('.graph-narration')).to_contain_text('All 2 grads agree')
+    expect(section.locator('svg g.wrong-grad')).to_have_count(0)
+
+
+def test_charts_get_points_while_training_runs_and_keep_them_after_stop(playground):
+    type_program(playground, '''import time
+for k in range(100000):
+    plot(step=k, loss=1 / (k + 1), accuracy=min(1, k / 50))
+    time.sleep(0.01)
+''')
+    playground.get_by_test_id('run').click()
+    chart = playground.get_by_test_id('output').get_by_test_id('chart')
+    expect(chart).to_have_count(1)
+    expect(chart.locator('svg').first).to_be_visible()
+    playground.wait_for_function(
+        "Number(document.querySelector('[data-testid=chart]').dataset.points) > 20")
+    assert playground.get_by_test_id('status').get_attribute('data-state') == 'running'
+    playground.get_by_test_id('stop').click()
+    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+    points = int(chart.get_attribute('data-points'))
+    assert points > 20
+    expect(chart.locator('svg')).to_have_count(2)  # loss and accuracy, kept after Stop
+
+
+def test_the_moons_example_draws_both_charts_and_a_grouped_network(playground):
+    load_example(playground, 'moons-mlp.py')
+    section = run(playground)
+    charts = section.get_by_test_id('chart')
+    expect(charts).to_have_count(2)
+    expect(section.locator('[data-chart=boundary] svg')).to_be_visible()
+    grouped = section.locator('figure.graph-card').filter(has=playground.get_by_role('button', name='By neuron'))
+    expect(grouped).to_have_count(1)
+    expect(grouped.get_by_role('button', name='By neuron')).to_have_attribute('aria-pressed', 'true')  # 979 values
+    grouped.get_by_role('button', name='Full graph').click()
+    expect(grouped.locator('svg g.node').nth(979)).to_be_attached(timeout=30_000)  # every value and op
+    grouped.get_by_role('button', name='By neuron').click()
+    expect(grouped.locator('svg')).to_contain_text('neuron')
+    nodes = grouped.locator('svg g.node').count()
+    assert 30 < nodes < 100, nodes
+    grouped.get_by_role('button', name='By layer').click()
+    expect(grouped.locator('svg')).to_contain_text('layer 2')
+
+
+def test_the_text_view_matches_the_graph(playground):
+    load_example(playground, 'neuron.py')
+    section = run(playground)
+    section.get_by_role('button', name=re.compile('^Show the nodes as a table')).click()
+    table = section.get_by_test_id('graph-table')
+    rows = table.locator('tr').all_inner_texts()[1:]
+    graph = section.locator('svg').first
+    assert len(rows) == 10
+    for row in rows:
+        label, op, data, grad = row.split('\t')
+        expect(node(graph, label)).to_contain_text(f'data {data}')
+        expect(node(graph, label)).to_contain_text(f'grad {grad}')
+
+
+def test_the_neuron_fits_its_panel_on_a_1400_px_window(page, site_url):
+    from test_page import open_playground
+    page.set_viewport_size({'width': 1400, 'height': 900})
+    open_playground(page, site_url)
+    load_example(page, 'neuron.py')
+    section = run(page)
+    view = section.locator('.graph-view').bounding_box()
+    for label in ['o', 'x1', 'w2', 'b']:
+        box = node(section.locator('svg').first, label).bounding_box()
+        assert box['x'] >= view['x'] - 1 and box['x'] + box['width'] <= view['x'] + view['width'] + 1, label
+        assert box['y'] >= view['y'] - 1 and box['y'] + box['height'] <= view['y'] + view['height'] + 1, label
