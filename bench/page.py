@@ -157,7 +157,8 @@ def article_figures(browser, site, runs):
 
 def visits(browser, plain_server, plain_url, bare_url, runs):
     """A first and a second visit (from the service worker's cache) on a plain host, against bare Pyodide's
-    first and second visit (from the HTTP cache) in the same run; bytes as the server sent them."""
+    first and second visit (from the HTTP cache) on a plain host too, in the same run; bytes as the server
+    sent them."""
     figures = {name: [] for name in ('first', 'second', 'bare_first', 'bare_second', 'first_bytes', 'second_bytes', 'stop')}
     for _ in range(runs):
         context = browser.new_context()
@@ -201,6 +202,7 @@ def main():
     _, url = serve(build.DIST)
     plain_server, plain_url = serve(build.DIST, isolated=False)
     _, bare_url = serve(bare_dir)
+    _, bare_plain_url = serve(bare_dir, isolated=False)  # the peer of the visits on a plain host
 
     with sync_playwright() as p:
         executable = '/usr/bin/chromium' if os.path.exists('/usr/bin/chromium') else None
@@ -242,7 +244,7 @@ def main():
         context.close()
         raw, gz, files = first_load_bytes(browser, url)
         article = article_figures(browser, plain_url, args.runs)
-        offline = visits(browser, plain_server, plain_url, bare_url, args.runs)
+        offline = visits(browser, plain_server, plain_url, bare_plain_url, args.runs)
         browser.close()
     shutil.rmtree(bare_dir)
 
