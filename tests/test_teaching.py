@@ -145,6 +145,7 @@ def test_the_check_flags_a_for_the_seed_class_and_nothing_for_the_built_in_value
     assert (wrong['label'], wrong['grad'], wrong['expected']) == ('a', 1.0, pytest.approx(2.0))
     assert 'grad 1.0000 ≠ 2.0000 expected' in check['dot'] and 'wrong-grad' in check['dot']
     assert check['reason'] is None
+    assert check['hint'].startswith('a is used 2 times') and '`+=`' in check['hint']
     check = graph_of("a = Value(3.0, label='a')\nb = a + a; b.label = 'b'\nb.backward()\ndraw_dot(b)\n")['check']
     assert check == {'checked': 2, 'wrong': [], 'dot': None, 'reason': None}
 

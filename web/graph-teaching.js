@@ -67,7 +67,7 @@ export function attachTeaching({ card, view, event, renderer }) {
       const more = check.wrong.length > 1 ? ` (${check.wrong.length - 1} more marked)` : "";
       say(`✗ ${check.wrong.length} grad${check.wrong.length > 1 ? "s disagree" : " disagrees"} with finite differences: ` +
         `${first.label || "a value"}.grad is ${formatNumber(first.grad)}, expected ${formatNumber(first.expected)}${more}.` +
-        `${check.reason ? ` ${check.reason}` : ""}`);
+        `${check.hint ? ` ${check.hint}` : ""}${check.reason ? ` ${check.reason}` : ""}`);
     }));
   }
   if (event.table) {

@@ -15,7 +15,8 @@ DOT's (`vN`, graph.py), numbers that JSON cannot hold (nan, inf, not a number) a
           every value's grad, as drawn, against d output / d value by central differences
           (scalargrad.gradcheck); `wrong` nearest the output first, where a mistake shows first;
           `dot` the graph with those marked; `reason` why some or all grads were not checked (no
-          backward pass yet: nothing is compared). At most MAX_CHECK values; absent without grads.
+          backward pass yet: nothing is compared); "hint", when a wrong value is used more than once,
+          asks whether `_backward` adds with `+=`. At most MAX_CHECK values; absent without grads.
   groups  {"neuron": {"dot", "nodes"}, "layer": {"dot", "nodes"}}: a network of scalargrad.nn drawn
           one box per neuron or per layer (`nodes`: how many boxes and records are drawn).
 """
@@ -221,9 +222,26 @@ def grad_check(root, nodes, edges, names, rankdir):
                         'grad': number(c.analytic), 'expected': number(c.numeric)} for c in wrong]
     if wrong:
         result['dot'] = dot_source(nodes, edges, rankdir, marks=[(c.node, c.numeric) for c in wrong])
+        hint = _reused_hint([c.node for c in wrong], nodes)
+        if hint:
+            result['hint'] = hint
     if len(checked) < len(checks):
         result['reason'] = _why_unchecked(len(checks) - len(checked), len(checks), replay)
     return result
+
+
+def _reused_hint(wrong_nodes, nodes):
+    """The classic bug: a value used more than once whose grad kept one use's share (`=` for `+=`)."""
+    uses = {}
+    for n in nodes:
+        for k in operands(n):
+            uses[id(k)] = uses.get(id(k), 0) + 1
+    for node in wrong_nodes:
+        count = uses.get(id(node), 0)
+        if count > 1:
+            return (f"{_name(node)} is used {count} times, so its grad is the sum of what each use sends: "
+                    f"does every `_backward` add with `+=`? An `=` keeps only the last share.")
+    return None
 
 
 def _why_unchecked(count, total, replay):
