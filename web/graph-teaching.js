@@ -102,13 +102,23 @@ export function attachTeaching({ card, view, event, renderer }) {
   if (!bar.childElementCount) bar.remove();
 }
 
-/** Sets the text of a node's field ("data …" or "grad …") in the drawing, in place. */
-function setField(svg, id, field, text) {
-  const node = svg.querySelector(`g[id="${id}"]`);
-  if (!node) return;
-  for (const t of node.querySelectorAll("text")) {
-    if (t.textContent.startsWith(`${field} `)) t.textContent = `${field} ${text}`;
+/** Writes a node's field ("data …" or "grad …") in the drawing, in place, and only when its text
+ * changes: rewriting every field of a big graph on each step costs more than a frame of layout. */
+function fieldWriter(svg) {
+  const fields = new Map(); // "v3 grad" -> [text element, the text it shows]
+  for (const node of svg.querySelectorAll("g.node[id]")) {
+    for (const t of node.querySelectorAll("text")) {
+      const [field] = t.textContent.split(" ", 1);
+      if (field === "data" || field === "grad") fields.set(`${node.id} ${field}`, [t, t.textContent]);
+    }
   }
+  return (id, field, text) => {
+    const entry = fields.get(`${id} ${field}`);
+    const wanted = `${field} ${text}`;
+    if (!entry || entry[1] === wanted) return;
+    entry[0].textContent = wanted;
+    entry[1] = wanted;
+  };
 }
 
 function fieldTexts(svg) {
@@ -166,11 +176,12 @@ function backwardStepper(view, event, labels, say) {
   const { start, steps } = event.steps;
   const svg = view.svg();
   const original = fieldTexts(svg);
+  const setField = fieldWriter(svg);
   const gradsAfter = (k) => steps.slice(0, k).reduce((grads, s) => Object.assign(grads, s.grads), { ...start });
   const root = event.table[event.table.length - 1];
   const show = (k) => {
     const grads = gradsAfter(k);
-    for (const [id, grad] of Object.entries(grads)) setField(svg, id, "grad", formatNumber(grad));
+    for (const [id, grad] of Object.entries(grads)) setField(id, "grad", formatNumber(grad));
     for (const marked of svg.querySelectorAll(".step-current, .step-edge, .step-target")) marked.classList.remove("step-current", "step-edge", "step-target");
     if (k === 0) {
       say(`Start: ${labels[root.id]}.grad = 1.0 (the output's own gradient), every other grad 0. Press Step: each value's _backward runs in reverse topological order.`);
@@ -197,11 +208,12 @@ function backwardStepper(view, event, labels, say) {
 function forwardStepper(view, event, say) {
   const svg = view.svg();
   const original = fieldTexts(svg);
+  const setField = fieldWriter(svg);
   const computed = event.table.filter((row) => row.op);
   const show = (k) => {
     for (const marked of svg.querySelectorAll(".step-current")) marked.classList.remove("step-current");
-    computed.forEach((row, i) => setField(svg, row.id, "data", i < k ? formatNumber(row.data) : "?"));
-    for (const row of event.table) setField(svg, row.id, "grad", "–");
+    computed.forEach((row, i) => setField(row.id, "data", i < k ? formatNumber(row.data) : "?"));
+    for (const row of event.table) setField(row.id, "grad", "–");
     if (k === 0) {
       say("Start: only the inputs have data. Press Step: each value is computed from its inputs, in topological order.");
       return;
