@@ -2,6 +2,9 @@
 
     python build.py && python bench/page.py [--runs 5]
 
+The teaching views (stepping, live charts, micrograd inside Pyodide) have their own benchmark, which
+imports this file's helpers: python bench/teaching.py [--runs 3].
+
 Prints medians over --runs fresh page loads (or repeated runs on one page). No assertions: figures only.
 """
 import argparse
