@@ -1,9 +1,11 @@
 """The teaching views in the built page (issue 9): stepping, the demo with live charts, and micrograd in Pyodide.
 
     python build.py && python bench/teaching.py [--runs 3]
+    (or python bench/page.py --only teaching; bench/page.py alone prints these after its own figures)
 
-  1. Step through backward on a chain of about 200 values: per press of Step, the click handler alone
-     and the click to two animation frames later (target: under 16 ms).
+  1. Step through backward on a chain of about 200 values: per press of Step, the main thread's time
+     (the click handler, then the next frame's style, layout and paint), the handler alone, and the
+     click to two animation frames later (target: under 16 ms).
   2. micrograd's demo (100 steps of MLP(2, [16, 16, 1]) on 100 moons) with plot() and plot_boundary()
      every step: Run to ready in the page, against the same loop without plots in CPython, in this
      process (target: within 2.5x), and the points the training chart got.
@@ -87,7 +89,7 @@ print('BENCH', 'pending' if not task.done() else repr(task.exception()) if task.
 """
 
 # The playground puts scalargrad in sys.modules as micrograd: drop that alias to import the real one.
-ENGINES = """import json, statistics, sys
+ENGINES = """import gc, json, statistics, sys
 for name in ('micrograd', 'micrograd.engine', 'micrograd.nn'):
     sys.modules.pop(name, None)
 import micrograd.engine, micrograd.nn
@@ -100,6 +102,7 @@ for p, q in zip(reference.parameters(), ours.parameters(), strict=True):
     q.data = p.data
 
 def per_step(model, Value):
+    gc.collect()  # as bench/engine_vs_micrograd.py: neither engine pays for the other's garbage
     times, losses = [], []
     for k in range({ENGINE_STEPS}):
         start = time.perf_counter()
@@ -126,22 +129,38 @@ RUN_TO_READY = """() => new Promise((resolve) => {
   document.querySelector('[data-testid=run]').click();
 })"""
 
-# Presses Step until the last step. The grad texts are compared outside the timed part.
+# Presses Step until the last step. The grad texts are compared outside the timed part. The main thread
+# works twice per press: in the click handler, then in the next frame's style, layout and paint, which end
+# where a task posted from that frame's requestAnimationFrame callback starts. Each click comes in a task
+# of its own, as a user's does: a click from inside a frame would be drawn in that frame, unmeasured.
 PRESS_STEPS = """async () => {
   const stepper = document.querySelector('[data-testid=output] section.run:last-child .graph-stepper');
   const step = [...stepper.querySelectorAll('button')].find((b) => b.getAttribute('aria-label') === 'Step');
   const svg = stepper.closest('.graph-card').querySelector('.graph-view svg');
   const grads = () => [...svg.querySelectorAll('g.node text')].map((t) => t.textContent).filter((t) => t.startsWith('grad ')).join('|');
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const nextTask = () => new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(null);
+  });
+  const frameWork = async () => {
+    await frame();
+    const start = performance.now();
+    await nextTask();
+    return performance.now() - start;
+  };
   const presses = [];
   while (!step.disabled) {
+    await nextTask();
     const before = grads();
     const start = performance.now();
     step.click();
     const handled = performance.now();
+    const rendering = await frameWork();
     await frame();
-    await frame();
-    presses.push({ handler: handled - start, toFrames: performance.now() - start, changed: grads() !== before });
+    presses.push({ handler: handled - start, rendering, mainThread: handled - start + rendering,
+                   toFrames: performance.now() - start, changed: grads() !== before });
   }
   return { presses, position: stepper.querySelector('.graph-step-position').textContent };
 }"""
@@ -306,13 +325,21 @@ def print_steps(steps):
     if 'error' in steps:
         print(f"  1. Step through backward: not measured: {steps['error']}")
         return
-    handler = [p['handler'] for p in steps['presses']]
-    to_frames = [p['toFrames'] for p in steps['presses']]
-    unchanged = sum(not p['changed'] for p in steps['presses'])
+    presses = steps['presses']
+    main_thread = [p['mainThread'] for p in presses]
+    handler = [p['handler'] for p in presses]
+    rendering = [p['rendering'] for p in presses]
+    to_frames = [p['toFrames'] for p in presses]
+    slowest = max(presses, key=lambda p: p['mainThread'])
+    unchanged = sum(not p['changed'] for p in presses)
     print(f"  1. Step through backward, chain of {', '.join(steps['size']) or f'{4 * CHAIN_LINKS + 1} values'} "
-          f"(stepper at '{steps['position']}'), {len(handler)} presses of Step (target under 16 ms):")
-    print(f"     click to two animation frames later  median {median(to_frames):5.1f} ms   max {max(to_frames):5.1f} ms")
-    print(f"     click handler alone (synchronous)    median {median(handler):5.1f} ms   max {max(handler):5.1f} ms")
+          f"(stepper at '{steps['position']}'), {len(presses)} presses of Step (target under 16 ms):")
+    print(f"     main-thread time per step            median {median(main_thread):5.1f} ms   max {max(main_thread):5.1f} ms "
+          f"(the slowest: handler {slowest['handler']:.1f} + frame {slowest['rendering']:.1f})")
+    print(f"       click handler alone (synchronous)  median {median(handler):5.1f} ms   max {max(handler):5.1f} ms")
+    print(f"       the next frame's style, layout, paint median {median(rendering):4.1f} ms   max {max(rendering):5.1f} ms")
+    print(f"     click to two animation frames later  median {median(to_frames):5.1f} ms   max {max(to_frames):5.1f} ms "
+          "(waits for frames too)")
     if unchanged:
         print(f"     presses after which no grad text had changed: {unchanged}")
 
@@ -342,18 +369,23 @@ def print_engines(engines):
           f"losses {'equal' if engines['same_losses'] else 'DIFFER'}")
 
 
+def report(runs):
+    """Measures and prints figures 1 to 3 (bench/page.py calls this too)."""
+    steps, demo, engines = page_figures(runs)
+    cpython = demo_in_cpython(runs)  # with the browser closed, so that it runs alone
+    print(f"Teaching views (issue 9): medians of {runs} run(s), headless Chromium, localhost")
+    print_steps(steps)
+    print_demo(demo, cpython)
+    print_engines(engines)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--runs', type=int, default=1)
     args = parser.parse_args()
     if not (build.DIST / 'index.html').exists():
         sys.exit("build the site first: python build.py")
-    steps, demo, engines = page_figures(args.runs)
-    cpython = demo_in_cpython(args.runs)  # with the browser closed, so that it runs alone
-    print(f"Teaching views (issue 9): medians of {args.runs} run(s), headless Chromium, localhost")
-    print_steps(steps)
-    print_demo(demo, cpython)
-    print_engines(engines)
+    report(args.runs)
 
 
 if __name__ == '__main__':
