@@ -1,6 +1,10 @@
 """The built page in headless Chromium: load, run, render and Stop timings, and first-load bytes.
 
-    python build.py && python bench/page.py [--runs 5]
+    python build.py && python bench/page.py [--runs 5] [--only teaching]
+
+The teaching views' figures (stepping, live charts, micrograd inside Pyodide: issue 9) come last. They are
+measured by bench/teaching.py, which uses this file's helpers; `--only teaching` prints only them, as
+`python bench/teaching.py` does.
 
 Prints medians over --runs fresh page loads (or repeated runs on one page). No assertions: figures only.
 """
@@ -189,12 +193,8 @@ def median(values):
     return statistics.median(values)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--runs', type=int, default=5)
-    args = parser.parse_args()
-    if not (build.DIST / 'index.html').exists():
-        sys.exit("build the site first: python build.py")
+def report(runs):
+    """Measures and prints the load, run, render and Stop figures, the visits and the article."""
     bare_dir = Path(tempfile.mkdtemp())
     (bare_dir / 'index.html').write_text(BARE_PAGE)
     (bare_dir / 'bare-worker.js').write_text(BARE_WORKER)
@@ -208,7 +208,7 @@ def main():
         executable = '/usr/bin/chromium' if os.path.exists('/usr/bin/chromium') else None
         browser = p.chromium.launch(executable_path=executable, args=LAUNCH)
         editor, python, bare, steps = [], [], [], []
-        for _ in range(args.runs):
+        for _ in range(runs):
             for target, series in ((url, python), (bare_url, bare)):
                 context = browser.new_context()
                 page = context.new_page()
@@ -228,13 +228,13 @@ def main():
         page.select_option('[data-testid=examples]', 'neuron.py')
         page.wait_for_function("window.playground.editor.getText().startsWith('# A single neuron')")
         page.evaluate(WAIT_FOR_GRAPH)  # warm-up
-        neuron = [page.evaluate(WAIT_FOR_GRAPH)['ms'] for _ in range(args.runs)]
+        neuron = [page.evaluate(WAIT_FOR_GRAPH)['ms'] for _ in range(runs)]
         renders = {}
         for values in (100, 500, 2000):
             set_code(page, CHAIN.format(steps=(values - 1) // 4))
-            results = [page.evaluate(WAIT_FOR_GRAPH) for _ in range(max(3, args.runs // 2))]
+            results = [page.evaluate(WAIT_FOR_GRAPH) for _ in range(max(3, runs // 2))]
             renders[values] = (median([r['ms'] for r in results]), max(r['longTask'] for r in results))
-        interrupt = [stop_latency(page) for _ in range(args.runs)]
+        interrupt = [stop_latency(page) for _ in range(runs)]
         context.close()
 
         context = browser.new_context()
@@ -243,12 +243,12 @@ def main():
         restart = [stop_latency(page) for _ in range(3)]
         context.close()
         raw, gz, files = first_load_bytes(browser, url)
-        article = article_figures(browser, plain_url, args.runs)
-        offline = visits(browser, plain_server, plain_url, bare_plain_url, args.runs)
+        article = article_figures(browser, plain_url, runs)
+        offline = visits(browser, plain_server, plain_url, bare_plain_url, runs)
         browser.close()
     shutil.rmtree(bare_dir)
 
-    print(f"Backprop Playground page benchmark: medians of {args.runs} runs, headless Chromium, localhost")
+    print(f"Backprop Playground page benchmark: medians of {runs} runs, headless Chromium, localhost")
     print(f"  editor usable after navigation     {median(editor):7.0f} ms")
     print(f"  Python ready (playground)          {median(python):7.0f} ms")
     print(f"  Python ready (bare loadPyodide)    {median(bare):7.0f} ms   playground/bare = {median(python) / median(bare):.2f}")
@@ -275,6 +275,19 @@ def main():
           f"/ main page's Python ready = {article['first_run'] / median(python):.2f}")
     print(f"  Python workers: {article['python_workers']} (workers started per page: {article['workers']:.0f}, "
           "the Python one and the graph one)")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--runs', type=int, default=5)
+    parser.add_argument('--only', choices=['teaching'], help="only the teaching views' figures (bench/teaching.py)")
+    args = parser.parse_args()
+    if not (build.DIST / 'index.html').exists():
+        sys.exit("build the site first: python build.py")
+    if args.only != 'teaching':
+        report(args.runs)
+    import teaching  # here, not at the top: teaching.py imports this file's helpers
+    teaching.report(args.runs)
 
 
 if __name__ == '__main__':
