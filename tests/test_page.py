@@ -289,6 +289,6 @@ def test_a_fatal_pyodide_error_restarts_python_and_keeps_the_page(playground):
 
 
 def test_micropip_loads_when_a_program_imports_it(playground):
-    type_program(playground, 'import micropip\nprint("installer", micropip.__name__)\n')
+    type_program(playground, 'import asyncio, micropip  # not first in its line\nprint("installer", micropip.__name__)\n')
     section = run(playground)
     expect(section.locator('pre.stdout')).to_have_text('installer micropip\n')

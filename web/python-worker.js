@@ -58,11 +58,20 @@ async function boot({ base, interruptBuffer: buffer }) {
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), timings });
 }
 
-const IMPORTS_MICROPIP = /^[ \t]*(?:import|from)[ \t]+micropip\b/m;
+/** Whether the program imports micropip, read by Python's own parser (`import asyncio, micropip` too). */
+function importsMicropip(code) {
+  if (!code.includes("micropip")) return false;
+  const found = pyodide.pyimport("pyodide.code").find_imports(code); // [] for a program that does not parse
+  try {
+    return found.toJs().includes("micropip");
+  } finally {
+    found.destroy();
+  }
+}
 
 /** micropip (shipped in pyodide/, with its lock entry) loads the first time a program imports it. */
 async function loadMicropipIfImported(code, notice) {
-  if (!IMPORTS_MICROPIP.test(code) || pyodide.loadedPackages.micropip) return;
+  if (pyodide.loadedPackages.micropip || !importsMicropip(code)) return;
   const problems = [];
   await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
   // loadPackage reports a bad download only as a message: say so before the import fails.
