@@ -23,7 +23,7 @@ draw_dot(o)
 '''
 TUTORIAL_GRADS = {'x1': -1.5, 'w1': 1.0, 'x2': 0.5, 'w2': 0.0, 'b': 0.5, 'n': 0.5, 'o': 1.0}
 
-# Seed 000's class: children in a set, `_backward` assigns with `=`.
+# Seed 000's class as the tutorial writes it: children in a set, `_backward` assigns with `=`.
 SEED_VALUE = '''
 class Value:
     def __init__(self, data, _children=(), _op='', label=''):
@@ -34,11 +34,22 @@ class Value:
         self._op = _op
         self.label = label
 
+    def __repr__(self):
+        return f"Value(data={self.data})"
+
     def __add__(self, other):
         out = Value(self.data + other.data, (self, other), '+')
         def _backward():
             self.grad = out.grad * 1.0
             other.grad = out.grad * 1.0
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        out = Value(self.data * other.data, (self, other), '*')
+        def _backward():
+            self.grad = out.grad * other.data
+            other.grad = out.grad * self.data
         out._backward = _backward
         return out
 '''

@@ -5,38 +5,9 @@ import pytest
 from playwright.sync_api import expect
 
 from test_page import load_example, playground, run, type_program  # noqa: F401 (playground is a fixture)
+from test_teaching import A_PLUS_A
 
 pytestmark = pytest.mark.usefixtures('site')
-
-# Seed 000's class as the tutorial writes it: `=` in _backward, children in a set.
-SEED_000_VALUE = '''class Value:
-    def __init__(self, data, _children=(), _op='', label=''):
-        self.data = data
-        self.grad = 0.0
-        self._backward = lambda: None
-        self._prev = set(_children)
-        self._op = _op
-        self.label = label
-
-    def __repr__(self):
-        return f"Value(data={self.data})"
-
-    def __add__(self, other):
-        out = Value(self.data + other.data, (self, other), '+')
-        def _backward():
-            self.grad = out.grad * 1.0
-            other.grad = out.grad * 1.0
-        out._backward = _backward
-        return out
-
-    def __mul__(self, other):
-        out = Value(self.data * other.data, (self, other), '*')
-        def _backward():
-            self.grad = out.grad * other.data
-            other.grad = out.grad * self.data
-        out._backward = _backward
-        return out
-'''
 
 
 def node(graph, label):
@@ -86,13 +57,7 @@ def test_the_keyboard_steps_too(playground):
 
 
 def test_the_gradient_check_flags_a_for_the_seed_class_and_nothing_for_the_built_in_value(playground):
-    type_program(playground, SEED_000_VALUE + '''
-a = Value(3.0, label='a')
-b = a + a; b.label = 'b'
-b.grad = 1.0
-b._backward()
-draw_dot(b)
-''')
+    type_program(playground, A_PLUS_A)
     section = run(playground)
     section.get_by_role('button', name=re.compile('^Check gradients')).click()
     expect(section.locator('.graph-narration')).to_contain_text('a.grad is 1.0000, expected 2.0000')
