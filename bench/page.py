@@ -252,8 +252,9 @@ def report(runs):
     print(f"  editor usable after navigation     {median(editor):7.0f} ms")
     print(f"  Python ready (playground)          {median(python):7.0f} ms")
     print(f"  Python ready (bare loadPyodide)    {median(bare):7.0f} ms   playground/bare = {median(python) / median(bare):.2f}")
-    parts = ', '.join(f"{name} {median([s[name] for s in steps]):.0f} ms" for name in steps[0])
-    print(f"    inside the worker: {parts}")
+    parts = ', '.join(f"{name} {median([s['timings'][name] for s in steps]):.0f} ms" for name in steps[0]['timings'])
+    starts = ', '.join(sorted({s['start'] for s in steps}))
+    print(f"    inside the worker ({starts}): {parts}")
     print(f"  Run to graph, neuron example       {median(neuron):7.0f} ms")
     for values, (ms, long_task) in renders.items():
         print(f"  Run to graph, chain of {values:>4} values {ms:7.0f} ms   longest main-thread task {long_task:4.0f} ms")

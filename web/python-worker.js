@@ -38,24 +38,45 @@ async function boot({ base, interruptBuffer: buffer }) {
     timings[name] = Math.round(now - lap);
     lap = now;
   };
-  progress(1, "Downloading Python (about 7 MB the first time)…");
+  progress(1, "Downloading Python (about 13 MB the first time)…");
   const info = download(url("build.json")).then((response) => response.json());
   const wheels = info.then(({ wheels }) =>
     Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
   wheels.catch(() => {}); // reported below, once Python is there to say it
-  pyodide = await loadPyodide({ indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {} });
+  const start = await startPython(url, info);
+  pyodide = start.pyodide;
   measure("pyodide");
   if (buffer) {
     interruptBuffer = buffer;
     pyodide.setInterruptBuffer(buffer);
   }
   progress(2, `Installing ${(await info).wheels.map((w) => w.split("-")[0]).join(" and ")}…`);
-  for (const { bytes } of await wheels) pyodide.unpackArchive(bytes, "wheel");
+  // Also after a snapshot: it restores Python's memory, not its files (tracebacks and imports need them).
+  // unpackArchive's default is the working directory, not site-packages, where the snapshot imported from.
+  const extractDir = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  for (const { bytes } of await wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir });
   measure("install");
   progress(3, "Starting the engine…");
   playground = pyodide.pyimport("scalargrad.playground");
+  if (start.from === "snapshot") playground.restored();
   measure("engine");
-  post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), timings });
+  post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, timings });
+}
+
+/**
+ * Python restored from the build's memory snapshot (scalargrad already imported), or booted as usual
+ * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
+ */
+async function startPython(url, info) {
+  const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {} };
+  const snapshot = info.then(({ snapshot }) => (snapshot ? download(url(snapshot)).then((r) => r.arrayBuffer()) : null));
+  snapshot.catch(() => {}); // a plain boot follows
+  try {
+    if (await snapshot) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
+  } catch {
+    // fall through to the plain boot
+  }
+  return { pyodide: await loadPyodide(options), from: "boot" };
 }
 
 /** Whether the program imports micropip, read by Python's own parser (`import asyncio, micropip` too). */

@@ -151,6 +151,12 @@ def reset(env):
     ENVS.pop(env, None)
 
 
+def restored():
+    """Called once Python is restored from the build's memory snapshot, which holds random's state:
+    without a new seed, every visit would draw the same numbers (MLP weights included)."""
+    random.seed()
+
+
 class Runner:
     def __init__(self, output, namespace=None):
         self.output = output
