@@ -108,6 +108,11 @@ def test_the_moons_example_draws_both_charts_and_a_grouped_network(playground):
     expect(grouped.locator('svg')).to_contain_text('neuron')
     nodes = grouped.locator('svg g.node').count()
     assert 30 < nodes < 100, nodes
+    for layer in (1, 2):  # top to bottom in their order, as the code numbers them
+        boxes = grouped.locator(f'svg g.node[id^="L{layer}_n"]')
+        expect(boxes).to_have_count(16)
+        tops = {int(box.get_attribute('id').split('_n')[1]): box.bounding_box()['y'] for box in boxes.all()}
+        assert sorted(tops, key=tops.get) == list(range(1, 17)), tops
     grouped.get_by_role('button', name='By layer').click()
     expect(grouped.locator('svg')).to_contain_text('layer 2')
 

@@ -265,6 +265,13 @@ def grouped_dot(nodes, edges, owner, by='neuron', rankdir='LR'):
         label = ' | '.join(_record_field(f) for f in fields)
         css = ' class=root' if root is not None and unit[id(root)] == name else ''
         lines.append(f'  {name} [label="{{ {label} }}" shape=Mrecord style=filled fillcolor="#eef2ff"{css} id="{name}"]')
+    if by == 'neuron':  # each layer's neurons in one column, in their order (Graphviz may rotate them)
+        layers = {}
+        for layer, neuron in sorted(set(owner.values())):
+            layers.setdefault(layer, []).append(f"L{layer}_n{neuron}")
+        for column in layers.values():
+            if len(column) > 1:
+                lines.append(f"  {{ rank=same; {' -> '.join(column)} [style=invis] }}")
     seen_edges = set()
     for child, parent in edges:
         source, target = unit[id(child)], unit[id(parent)]
