@@ -73,6 +73,20 @@ def test_the_gradient_check_flags_a_for_the_seed_class_and_nothing_for_the_built
     expect(section.locator('svg g.wrong-grad')).to_have_count(0)
 
 
+def test_on_a_narrow_screen_the_checked_graph_is_drawn_top_to_bottom_too(playground):
+    playground.set_viewport_size({'width': 600, 'height': 900})
+    type_program(playground, A_PLUS_A)
+    section = run(playground)
+    graph = section.locator('svg').first
+    for drawing in ('first', 'checked'):
+        expect(node(graph, 'b')).to_be_visible()
+        a, b = node(graph, 'a').bounding_box(), node(graph, 'b').bounding_box()
+        assert b['y'] > a['y'] + a['height'], f"the {drawing} drawing is not top to bottom: a {a}, b {b}"
+        if drawing == 'first':
+            section.get_by_role('button', name=re.compile('^Check gradients')).click()
+            expect(section.locator('svg g.wrong-grad')).to_have_count(1)
+
+
 def test_charts_get_points_while_training_runs_and_keep_them_after_stop(playground):
     type_program(playground, '''import time
 for k in range(100000):

@@ -7,7 +7,7 @@ const SPEEDS = [["0.5×", 1600], ["1×", 800], ["2×", 400], ["4×", 200]];
 
 export const formatNumber = (x) => (x === null || x === undefined ? "nan" : Number(x).toFixed(4));
 
-export function attachTeaching({ card, view, event, renderer }) {
+export function attachTeaching({ card, view, event, renderer, layout }) {
   const bar = element("div", "graph-teach");
   const narration = element("p", "graph-narration");
   narration.setAttribute("aria-live", "polite");
@@ -34,8 +34,9 @@ export function attachTeaching({ card, view, event, renderer }) {
     if (showing.view !== "full") await showView("full", fullDot);
   };
 
-  async function showVariant(dot) {
+  async function showVariant(variant) {
     stopStepper();
+    const dot = layout(variant);
     const { svg, fill } = await renderer.render(dot);
     view.replace(svg, dot);
     await fill();

@@ -86,16 +86,19 @@ export class OutputList {
   }
 
   async draw(parts, event) {
-    let dot = matchMedia(NARROW).matches ? topDown(event.dot) : event.dot;
+    // The layout chosen here (a transformation of the DOT) applies to every variant the teaching tools draw.
+    let layout = matchMedia(NARROW).matches ? topDown : (dot) => dot;
+    let dot = layout(event.dot);
     let { svg, fill } = await this.renderer.render(dot);
     const width = parts.view.clientWidth || 600;
     if (event.nodes <= SMALL_GRAPH && !fitsReadably(homeBox(svg), width)) {
-      for (const other of new Set([stacked(dot), topDown(dot)])) {
-        if (other === dot) continue;
-        const drawn = await this.renderer.render(other);
+      for (const other of [(d) => stacked(layout(d)), topDown]) {
+        const otherDot = other(event.dot);
+        if (otherDot === dot) continue;
+        const drawn = await this.renderer.render(otherDot);
         if (fitsReadably(homeBox(drawn.svg), width)) {
           ({ svg, fill } = drawn);
-          dot = other;
+          [dot, layout] = [otherDot, other];
           break;
         }
       }
@@ -103,7 +106,7 @@ export class OutputList {
     const view = showGraph(parts, svg, dot);
     await fill();
     view.showOutput();
-    attachTeaching({ card: parts.card, view, event: { ...event, dot }, renderer: this.renderer });
+    attachTeaching({ card: parts.card, view, event: { ...event, dot }, renderer: this.renderer, layout });
   }
 
   /** Live charts: one card per chart name and run, updated as points arrive. */
