@@ -1,4 +1,5 @@
 """A scalar autograd engine with micrograd's shape, minus its reference cycles and recursion."""
+import itertools
 import math
 from functools import partial
 
@@ -19,9 +20,8 @@ def _mul_backward(out):
     b.grad += a.data * out.grad
 
 
-def _pow_number_backward(out):
+def _pow_number_backward(k, out):
     (a,) = out._prev
-    k = out._arg
     if k != 0:  # torch's convention: x ** 0 has gradient 0 everywhere, even at x = 0
         a.grad += k * power(a.data, k - 1) * out.grad
 
@@ -125,6 +125,7 @@ def _noop():
 # whose __del__ hands its children to a queue that the outermost release empties in a loop.
 # Only those few nodes pay for a __del__ call; the others are freed by CPython alone.
 _RELEASE_EVERY = 100
+_walks = itertools.count()
 _release_queue = []
 _releasing = False
 
@@ -132,7 +133,7 @@ _releasing = False
 class Value:
     """A scalar that remembers how it was computed, so that backward() can fill in .grad."""
 
-    __slots__ = ('data', 'grad', '_prev', '_op', 'label', '_rule', '_arg', '_unreleased')
+    __slots__ = ('data', 'grad', '_prev', '_op', 'label', '_rule', '_visit', '_unreleased')
 
     def __init__(self, data, _children=(), _op='', label=''):
         self.data = data
@@ -141,7 +142,7 @@ class Value:
         self._op = _op
         self.label = label
         self._rule = None
-        self._arg = None
+        self._visit = None
         unreleased = 0
         for child in self._prev:
             if child._unreleased >= unreleased:
@@ -177,9 +178,7 @@ class Value:
         if isinstance(other, Value):
             return _Node(power(self.data, other.data), '**', _pow_value_backward, self, other)
         assert isinstance(other, (int, float)), "only int/float powers or Value powers"
-        out = _Node(power(self.data, other), f'**{other}', _pow_number_backward, self)
-        out._arg = other
-        return out
+        return _Node(power(self.data, other), f'**{other}', partial(_pow_number_backward, other), self)
 
     def _unary(self, data, op, rule):
         return _Node(data, op, rule, self)
@@ -249,12 +248,15 @@ class Value:
     def topological_order(self):
         """Every node below self, children before parents, without recursion."""
         # Rescanning a node's few children on each return allocates nothing, which keeps the GC quiet.
-        order, visited, stack = [], {self}, [self]
+        # A node is marked visited with this walk's number: quicker than a set of 60,000 nodes.
+        walk = next(_walks)
+        self._visit = walk
+        order, stack = [], [self]
         while stack:
             node = stack[-1]
             for child in node._prev:
-                if child not in visited:
-                    visited.add(child)
+                if child._visit is not walk:
+                    child._visit = walk
                     stack.append(child)
                     break
             else:
@@ -297,7 +299,7 @@ class _Node(Value):
         self._op = op
         self.label = ''
         self._rule = rule
-        self._arg = None
+        self._visit = None
         if b is None:
             self._prev = (a,)
             unreleased = a._unreleased + 1
