@@ -151,7 +151,7 @@ class Value:
             self._unreleased = unreleased
         else:
             self._unreleased = 0
-            self.__class__ = _releasing(type(self))
+            self.__class__ = _with_release(type(self))
 
     @property
     def _backward(self):
@@ -334,7 +334,7 @@ def _release(self, queue=_release_queue):  # the queue bound here: at exit, modu
 _releasing_classes = {}
 
 
-def _releasing(cls):
+def _with_release(cls):
     """cls with _release as __del__, under the same name and with the same layout, so a node can switch to it."""
     if cls not in _releasing_classes:
         _releasing_classes[cls] = type(cls.__name__, (cls,), {
@@ -343,4 +343,4 @@ def _releasing(cls):
 
 
 _Node.__name__ = _Node.__qualname__ = 'Value'  # learners see their values as Values, in messages too
-_ReleasingNode = _releasing(_Node)
+_ReleasingNode = _with_release(_Node)
