@@ -125,9 +125,10 @@ def _noop():
 # whose __del__ hands its children to a queue that the outermost release empties in a loop.
 # Only those few nodes pay for a __del__ call; the others are freed by CPython alone.
 _RELEASE_EVERY = 100
-_walks = itertools.count()
 _release_queue = []
 _releasing = False
+
+_walks = itertools.count()  # each topological_order marks the nodes it reaches with a number of its own
 
 
 class Value:
@@ -143,7 +144,7 @@ class Value:
         self.label = label
         self._rule = None
         self._visit = None
-        unreleased = 0
+        unreleased = 0  # values since the last releasing one, on the longest path down from here
         for child in self._prev:
             if child._unreleased >= unreleased:
                 unreleased = child._unreleased + 1
@@ -248,7 +249,7 @@ class Value:
     def topological_order(self):
         """Every node below self, children before parents, without recursion."""
         # Rescanning a node's few children on each return allocates nothing, which keeps the GC quiet.
-        # A node is marked visited with this walk's number: quicker than a set of 60,000 nodes.
+        # Marking a node with the walk's number is quicker than a set of 60,000 nodes in Pyodide.
         walk = next(_walks)
         self._visit = walk
         order, stack = [], [self]
