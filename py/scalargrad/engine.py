@@ -1,4 +1,5 @@
 """A scalar autograd engine with micrograd's shape, minus its reference cycles and recursion."""
+import itertools
 import math
 from functools import partial
 
@@ -19,9 +20,8 @@ def _mul_backward(out):
     b.grad += a.data * out.grad
 
 
-def _pow_number_backward(out):
+def _pow_number_backward(k, out):
     (a,) = out._prev
-    k = out._arg
     if k != 0:  # torch's convention: x ** 0 has gradient 0 everywhere, even at x = 0
         a.grad += k * power(a.data, k - 1) * out.grad
 
@@ -119,14 +119,22 @@ def _noop():
     pass
 
 
+# Freeing a long chain frees each node from inside its parent's free: one C frame per level.
+# Pyodide's stack gives out after a few thousand levels (a fatal error, not an exception).
+# So no path below a node runs longer than _RELEASE_EVERY values without a releasing node: one
+# whose __del__ hands its children to a queue that the outermost release empties in a loop.
+# Only those few nodes pay for a __del__ call; the others are freed by CPython alone.
+_RELEASE_EVERY = 100
 _release_queue = []
 _releasing = False
+
+_walks = itertools.count()  # each topological_order marks the nodes it reaches with a number of its own
 
 
 class Value:
     """A scalar that remembers how it was computed, so that backward() can fill in .grad."""
 
-    __slots__ = ('data', 'grad', '_prev', '_op', 'label', '_rule', '_arg')
+    __slots__ = ('data', 'grad', '_prev', '_op', 'label', '_rule', '_visit', '_unreleased')
 
     def __init__(self, data, _children=(), _op='', label=''):
         self.data = data
@@ -135,7 +143,16 @@ class Value:
         self._op = _op
         self.label = label
         self._rule = None
-        self._arg = None
+        self._visit = None
+        unreleased = 0  # values since the last releasing one, on the longest path down from here
+        for child in self._prev:
+            if child._unreleased >= unreleased:
+                unreleased = child._unreleased + 1
+        if unreleased < _RELEASE_EVERY:
+            self._unreleased = unreleased
+        else:
+            self._unreleased = 0
+            self.__class__ = _with_release(type(self))
 
     @property
     def _backward(self):
@@ -152,31 +169,20 @@ class Value:
 
     def __add__(self, other):
         other = other if isinstance(other, Value) else Value(other)
-        out = Value(self.data + other.data, (self, other), '+')
-        out._rule = _add_backward
-        return out
+        return _Node(self.data + other.data, '+', _add_backward, self, other)
 
     def __mul__(self, other):
         other = other if isinstance(other, Value) else Value(other)
-        out = Value(self.data * other.data, (self, other), '*')
-        out._rule = _mul_backward
-        return out
+        return _Node(self.data * other.data, '*', _mul_backward, self, other)
 
     def __pow__(self, other):
         if isinstance(other, Value):
-            out = Value(power(self.data, other.data), (self, other), '**')
-            out._rule = _pow_value_backward
-            return out
+            return _Node(power(self.data, other.data), '**', _pow_value_backward, self, other)
         assert isinstance(other, (int, float)), "only int/float powers or Value powers"
-        out = Value(power(self.data, other), (self,), f'**{other}')
-        out._rule = _pow_number_backward
-        out._arg = other
-        return out
+        return _Node(power(self.data, other), f'**{other}', partial(_pow_number_backward, other), self)
 
     def _unary(self, data, op, rule):
-        out = Value(data, (self,), op)
-        out._rule = rule
-        return out
+        return _Node(data, op, rule, self)
 
     def tanh(self):
         return self._unary(math.tanh(self.data), 'tanh', _tanh_backward)
@@ -198,9 +204,7 @@ class Value:
 
     def max(self, other):
         other = self._coerce(other)
-        out = Value(max(self.data, other.data), (self, other), 'max')
-        out._rule = _max_backward
-        return out
+        return _Node(max(self.data, other.data), 'max', _max_backward, self, other)
 
     def __neg__(self):
         return self * -1
@@ -245,12 +249,15 @@ class Value:
     def topological_order(self):
         """Every node below self, children before parents, without recursion."""
         # Rescanning a node's few children on each return allocates nothing, which keeps the GC quiet.
-        order, visited, stack = [], {self}, [self]
+        # Marking a node with the walk's number is quicker than a set of 60,000 nodes in Pyodide.
+        walk = next(_walks)
+        self._visit = walk
+        order, stack = [], [self]
         while stack:
             node = stack[-1]
             for child in node._prev:
-                if child not in visited:
-                    visited.add(child)
+                if child._visit is not walk:
+                    child._visit = walk
                     stack.append(child)
                     break
             else:
@@ -270,26 +277,6 @@ class Value:
             if rule is not None:
                 rule(node)
 
-    def __del__(self):
-        # Freeing a long chain frees each node from inside its parent's free: one C frame per level.
-        # Pyodide's stack gives out after a few thousand levels (a fatal error, not an exception),
-        # so children are handed to a queue and released here, in a loop, one level deep.
-        global _releasing
-        children = getattr(self, '_prev', None)  # missing if __init__ was interrupted (Stop)
-        if not children:
-            return
-        _release_queue.append(children)
-        del children  # the queue must hold the only reference, or the tuple outlives the loop below
-        self._prev = ()
-        if _releasing:
-            return
-        _releasing = True
-        try:
-            while _release_queue:
-                _release_queue.pop()
-        finally:
-            _releasing = False
-
     def zero_grad(self):
         for node in self.topological_order():
             node.grad = 0.0
@@ -300,3 +287,61 @@ class Value:
 
 def _data(x):
     return x.data if isinstance(x, Value) else x
+
+
+class _Node(Value):
+    """What Value's ops return: a Value made in one short call, its children and backward rule known."""
+
+    __slots__ = ()
+
+    def __init__(self, data, op, rule, a, b=None):
+        self.data = data
+        self.grad = 0.0
+        self._op = op
+        self.label = ''
+        self._rule = rule
+        self._visit = None
+        if b is None:
+            self._prev = (a,)
+            unreleased = a._unreleased + 1
+        else:
+            self._prev = (a, b)
+            unreleased = (a._unreleased if a._unreleased > b._unreleased else b._unreleased) + 1
+        if unreleased < _RELEASE_EVERY:
+            self._unreleased = unreleased
+        else:
+            self._unreleased = 0
+            self.__class__ = _ReleasingNode
+
+
+def _release(self, queue=_release_queue):  # the queue bound here: at exit, module globals may be gone first
+    global _releasing
+    children = getattr(self, '_prev', None)  # missing if __init__ was interrupted (Stop)
+    if not children:
+        return
+    queue.append(children)
+    del children  # the queue must hold the only reference, or the tuple outlives the loop below
+    self._prev = ()
+    if _releasing:
+        return
+    _releasing = True
+    try:
+        while queue:
+            queue.pop()
+    finally:
+        _releasing = False
+
+
+_releasing_classes = {}
+
+
+def _with_release(cls):
+    """cls with _release as __del__, under the same name and with the same layout, so a node can switch to it."""
+    if cls not in _releasing_classes:
+        _releasing_classes[cls] = type(cls.__name__, (cls,), {
+            '__slots__': (), '__del__': _release, '__module__': cls.__module__, '__qualname__': cls.__qualname__})
+    return _releasing_classes[cls]
+
+
+_Node.__name__ = _Node.__qualname__ = 'Value'  # learners see their values as Values, in messages too
+_ReleasingNode = _with_release(_Node)
