@@ -145,6 +145,19 @@ def test_a_plus_a_counts_both_uses():
     assert a.grad == 2.0
 
 
+def test_prev_is_an_ordered_tuple_of_any_number_of_children_and_can_be_assigned():
+    a, b, c = Value(1.0), Value(2.0), Value(3.0)
+    assert a._prev == () and a.tanh()._prev == (a,) and (b * a)._prev == (b, a)
+    total = Value(6.0, [a, b, c], 'sum')  # a learner's op with three operands
+    total._backward = lambda: [setattr(x, 'grad', x.grad + total.grad) for x in (a, b, c)]
+    assert total._prev == (a, b, c)
+    assert total.topological_order() == [a, b, c, total]
+    total.backward()
+    assert (a.grad, b.grad, c.grad) == (1.0, 1.0, 1.0)
+    total._prev = {c}
+    assert total._prev == (c,) and total.topological_order() == [c, total]
+
+
 def test_backward_twice_accumulates_on_leaves_like_pytorch():
     a, b = Value(2.0), Value(-3.0)
     out = (a * b + a).tanh() * b

@@ -9,63 +9,63 @@ from functools import partial
 
 
 def _add_backward(out):
-    a, b = out._prev
+    a, b = out._a, out._b
     a.grad += out.grad
     b.grad += out.grad
 
 
 def _mul_backward(out):
-    a, b = out._prev
+    a, b = out._a, out._b
     a.grad += b.data * out.grad
     b.grad += a.data * out.grad
 
 
 def _pow_number_backward(k, out):
-    (a,) = out._prev
+    a = out._a
     if k != 0:  # torch's convention: x ** 0 has gradient 0 everywhere, even at x = 0
         a.grad += k * power(a.data, k - 1) * out.grad
 
 
 def _pow_value_backward(out):
-    a, b = out._prev
+    a, b = out._a, out._b
     a.grad += b.data * power(a.data, b.data - 1) * out.grad
     if a.data != 0 or b.data < 0:  # torch's convention: no gradient to b where a = 0
         b.grad += out.data * log(a.data) * out.grad
 
 
 def _tanh_backward(out):
-    (a,) = out._prev
+    a = out._a
     a.grad += (1 - out.data * out.data) * out.grad
 
 
 def _exp_backward(out):
-    (a,) = out._prev
+    a = out._a
     a.grad += out.data * out.grad
 
 
 def _log_backward(out):
-    (a,) = out._prev
+    a = out._a
     a.grad += power(a.data, -1) * out.grad
 
 
 def _relu_backward(out):
-    (a,) = out._prev
+    a = out._a
     a.grad += (out.data > 0) * out.grad
 
 
 def _sigmoid_backward(out):
-    (a,) = out._prev
+    a = out._a
     a.grad += out.data * (1 - out.data) * out.grad
 
 
 def _gelu_backward(out):
-    (a,) = out._prev
+    a = out._a
     x = a.data
     a.grad += (normal_cdf(x) + x * math.exp(-0.5 * x * x) / _SQRT_2PI) * out.grad
 
 
 def _max_backward(out):
-    a, b = out._prev
+    a, b = out._a, out._b
     if a.data >= b.data:
         a.grad += out.grad
     else:
@@ -134,12 +134,12 @@ _walks = itertools.count()  # each topological_order marks the nodes it reaches 
 class Value:
     """A scalar that remembers how it was computed, so that backward() can fill in .grad."""
 
-    __slots__ = ('data', 'grad', '_prev', '_op', 'label', '_rule', '_visit', '_unreleased')
+    __slots__ = ('data', 'grad', '_a', '_b', '_rest', '_op', 'label', '_rule', '_visit', '_unreleased')
 
     def __init__(self, data, _children=(), _op='', label=''):
         self.data = data
         self.grad = 0.0
-        self._prev = tuple(_children)
+        self._prev = _children
         self._op = _op
         self.label = label
         self._rule = None
@@ -153,6 +153,23 @@ class Value:
         else:
             self._unreleased = 0
             self.__class__ = _with_release(type(self))
+
+    # The children live in two slots (and a tuple past two), not in a tuple per value: a tuple is one
+    # more object for the garbage collector to track, which costs more than the rest of making a value.
+    @property
+    def _prev(self):
+        a = self._a
+        if a is None:
+            return ()
+        b = self._b
+        return (a,) if b is None else (a, b) + self._rest
+
+    @_prev.setter
+    def _prev(self, children):
+        children = tuple(children)
+        self._a = children[0] if children else None
+        self._b = children[1] if len(children) > 1 else None
+        self._rest = children[2:]
 
     @property
     def _backward(self):
@@ -255,7 +272,17 @@ class Value:
         order, stack = [], [self]
         while stack:
             node = stack[-1]
-            for child in node._prev:
+            child = node._a
+            if child is not None and child._visit is not walk:
+                child._visit = walk
+                stack.append(child)
+                continue
+            child = node._b
+            if child is not None and child._visit is not walk:
+                child._visit = walk
+                stack.append(child)
+                continue
+            for child in node._rest:
                 if child._visit is not walk:
                     child._visit = walk
                     stack.append(child)
@@ -269,7 +296,7 @@ class Value:
         order = self.topological_order()
         # Like PyTorch: leaves accumulate across calls, inner nodes hold this call's gradient.
         for node in order:
-            if node._prev:
+            if node._a is not None:
                 node.grad = 0.0
         self.grad = 1.0
         for node in reversed(order):
@@ -301,11 +328,12 @@ class _Node(Value):
         self.label = ''
         self._rule = rule
         self._visit = None
+        self._a = a
+        self._b = b
+        self._rest = ()
         if b is None:
-            self._prev = (a,)
             unreleased = a._unreleased + 1
         else:
-            self._prev = (a, b)
             unreleased = (a._unreleased if a._unreleased > b._unreleased else b._unreleased) + 1
         if unreleased < _RELEASE_EVERY:
             self._unreleased = unreleased
@@ -316,12 +344,11 @@ class _Node(Value):
 
 def _release(self, queue=_release_queue):  # the queue bound here: at exit, module globals may be gone first
     global _releasing
-    children = getattr(self, '_prev', None)  # missing if __init__ was interrupted (Stop)
-    if not children:
+    if getattr(self, '_a', None) is None:  # a leaf, or __init__ was interrupted (Stop)
         return
-    queue.append(children)
-    del children  # the queue must hold the only reference, or the tuple outlives the loop below
-    self._prev = ()
+    queue.append((self._a, self._b, self._rest))  # the queue holds the only references to them now
+    self._a = self._b = None
+    self._rest = ()
     if _releasing:
         return
     _releasing = True
