@@ -288,6 +288,20 @@ def test_a_fatal_pyodide_error_restarts_python_and_keeps_the_page(playground):
     expect(run(playground).locator('pre.stdout')).to_have_text('alive again\n')
 
 
+def test_freeing_long_chains_of_values_is_not_fatal(playground):
+    # The learner's own objects above are fatal; scalargrad's values must never be, whatever the shape.
+    type_program(playground, """for shape in ('mul_add', 'add', 'tanh', 'square', 'right'):
+    x = Value(0.5)
+    for i in range(100_000):
+        x = (x * 1.0 + i if shape == 'mul_add' else x + 1.0 if shape == 'add' else x.tanh() if shape == 'tanh'
+             else x ** 1 if shape == 'square' else 1.0 + x)
+    del x
+    print('freed', shape)
+""")
+    expect(run(playground).locator('pre.stdout')).to_have_text(
+        'freed mul_add\nfreed add\nfreed tanh\nfreed square\nfreed right\n', timeout=RUN_TIMEOUT_MS)
+
+
 def test_micropip_loads_when_a_program_imports_it(playground):
     type_program(playground, 'import asyncio, micropip  # not first in its line\nprint("installer", micropip.__name__)\n')
     section = run(playground)
