@@ -6,13 +6,10 @@
 //
 //   python build.py && pip download --no-deps -d .cache/micrograd micrograd==0.1.0
 //   node bench/engines_in_pyodide.mjs [--reps 8] [--steps 5] [NAME=path/to/engine.py ...]
-//   node bench/engines_in_pyodide.mjs --free-test [NAME=path/to/engine.py ...]
 //   node bench/engines_in_pyodide.mjs --script file.py [NAME=path/to/engine.py ...]
 //
 // scalargrad is the wheel in dist/wheels; each NAME=engine.py is another engine run with this
 // checkout's nn.py (importable as NAME.engine, NAME.nn), so that variants share the CPU's weather.
-// --free-test frees 10,000- and 100,000-value chains of several shapes with each scalargrad and checks
-// that no value is left (a stack overflow kills the process: the last line printed names the shape).
 // --script runs a Python file instead, with the variants on sys.path and `config` set.
 // The machine may be shared: compare only engines measured in the same run, and read the ranges.
 import { readFileSync, readdirSync } from "node:fs";
@@ -25,10 +22,8 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i < 0 ? fallback : args.splice(i, 2)[1];
 };
-const flag = (name) => args.includes(name) && args.splice(args.indexOf(name), 1).length > 0;
 const reps = Number(option("--reps", 5));
 const steps = Number(option("--steps", 10));
-const freeTest = flag("--free-test");
 const script = option("--script", null);
 const micrograd = option("--micrograd", `${root}/.cache/micrograd/micrograd-0.1.0-py3-none-any.whl`);
 const variants = args.map((a) => a.split("="));
@@ -39,7 +34,7 @@ const pyodide = await loadPyodide({ indexURL: `${dist}/pyodide/` });
 const site = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
 const wheel = readdirSync(`${dist}/wheels`).find((f) => f.startsWith("scalargrad-"));
 pyodide.unpackArchive(new Uint8Array(readFileSync(`${dist}/wheels/${wheel}`)), "wheel", { extractDir: site });
-if (!freeTest) pyodide.unpackArchive(new Uint8Array(readFileSync(micrograd)), "wheel", { extractDir: site });
+pyodide.unpackArchive(new Uint8Array(readFileSync(micrograd)), "wheel", { extractDir: site });
 const nn = readFileSync(`${root}/py/scalargrad/nn.py`, "utf8");
 for (const [name, path] of variants) {
   pyodide.FS.mkdirTree(`/lab/${name}`);
@@ -47,74 +42,11 @@ for (const [name, path] of variants) {
   pyodide.FS.writeFile(`/lab/${name}/engine.py`, readFileSync(path, "utf8"));
   pyodide.FS.writeFile(`/lab/${name}/nn.py`, nn);
 }
+pyodide.FS.mkdirTree("/lab");
+pyodide.FS.writeFile("/lab/engine_vs_micrograd.py", readFileSync(`${root}/bench/engine_vs_micrograd.py`, "utf8"));
 pyodide.setStdout({ batched: (line) => console.log(line) });
 pyodide.setStderr({ batched: (line) => console.error(line) });
 pyodide.globals.set("config", pyodide.toPy({ reps, steps, variants: variants.map(([n]) => n) }));
-
-const FREE_TEST = `
-import gc, importlib, sys, time
-sys.path.insert(0, '/lab')
-engines = ['scalargrad'] + list(config['variants'])
-
-def shapes(Value):
-    class Learner(Value):
-        def cube(self):
-            out = Learner(self.data ** 3, (self,), 'cube')
-            def _backward():
-                self.grad += 3 * self.data ** 2 * out.grad
-            out._backward = _backward
-            return out
-    def mul_add(n):
-        x = Value(0.0)
-        for i in range(n):
-            x = x * 1.0 + i
-        return x
-    def add(n):
-        x = Value(0.0)
-        for i in range(n):
-            x = x + 1.0
-        return x
-    def tanh(n):
-        x = Value(0.5)
-        for i in range(n):
-            x = x.tanh()
-        return x
-    def square(n):
-        x = Value(1.0)
-        for i in range(n):
-            x = x ** 2
-        return x
-    def learner(n):
-        x = Learner(1.0)
-        for i in range(n):
-            x = x.cube()
-        return x
-    def learner_add(n):
-        x = Learner(1.0)
-        for i in range(n):
-            x = x + 1.0
-        return x
-    def add_right(n):
-        x = Value(1.0)
-        for i in range(n):
-            x = 1.0 + x if i % 2 else Value(1.0) + x
-        return x
-    return [mul_add, add, add_right, tanh, square, learner, learner_add]
-
-for name in engines:
-    Value = importlib.import_module(name + '.engine').Value
-    for shape in shapes(Value):
-        for n in (10_000, 100_000):
-            print(f'{name}: freeing {shape.__name__}({n:,})', flush=True)
-            x = shape(n)
-            start = time.perf_counter()
-            del x
-            gc.collect()  # the learner's closures make cycles: the collector frees those chains
-            alive = sum(isinstance(o, Value) for o in gc.get_objects())
-            print(f'  freed in {1000 * (time.perf_counter() - start):.1f} ms, values still alive: {alive}', flush=True)
-            assert alive == 0
-    print(f'{name}: all freed, still alive: {(Value(2.0) * 3).data}')
-`;
 
 const BENCH = `
 import gc, importlib, random, statistics, sys, time
@@ -122,21 +54,7 @@ sys.path.insert(0, '/lab')
 import micrograd.engine, micrograd.nn
 import scalargrad
 
-def loss_of(model, X, y, Value):
-    scores = [model([Value(a), Value(b)]) for a, b in X]
-    losses = [(1 + -yi * si).relu() for yi, si in zip(y, scores)]
-    data_loss = sum(losses) * (1.0 / len(losses))
-    reg_loss = 1e-4 * sum(p * p for p in model.parameters())
-    return data_loss + reg_loss
-
-def step(model, X, y, Value, k, steps):
-    loss = loss_of(model, X, y, Value)
-    model.zero_grad()
-    loss.backward()
-    learning_rate = 1.0 - 0.9 * k / steps
-    for p in model.parameters():
-        p.data -= learning_rate * p.grad
-    return loss.data
+from engine_vs_micrograd import loss_of, step  # the workload, as CPython runs it
 
 def run(model, X, y, Value, steps):
     gc.collect()
@@ -223,7 +141,7 @@ for name, phases in parts.items():
 `;
 
 try {
-  pyodide.runPython(script ? readFileSync(script, "utf8") : freeTest ? FREE_TEST : BENCH);
+  pyodide.runPython(script ? readFileSync(script, "utf8") : BENCH);
 } catch (error) {
   console.error(error.message);
   process.exit(1);
