@@ -314,16 +314,8 @@ def test_comparisons_compare_data_and_equality_stays_identity():
 
 
 def test_learner_assigned_backward_closure_is_used():
-    def cube(self):
-        out = Value(self.data ** 3, (self,), 'cube')
-
-        def _backward():
-            self.grad += 3 * self.data ** 2 * out.grad
-        out._backward = _backward
-        return out
-
-    x = Value(2.0)
-    cube(x).backward()
+    x = Learner(2.0)
+    x.cube().backward()
     assert x.grad == 12.0
 
 

@@ -294,7 +294,7 @@ def test_freeing_long_chains_of_values_is_not_fatal(playground):
     x = Value(0.5)
     for i in range(100_000):
         x = (x * 1.0 + i if shape == 'mul_add' else x + 1.0 if shape == 'add' else x.tanh() if shape == 'tanh'
-             else x ** 1 if shape == 'square' else 1.0 + x)
+             else x ** 2 if shape == 'square' else 1.0 + x)
     del x
     print('freed', shape)
 """)
