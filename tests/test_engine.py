@@ -313,6 +313,24 @@ def test_comparisons_compare_data_and_equality_stays_identity():
     assert b not in visited
 
 
+def test_backward_gives_the_grads_of_each_backward_called_by_hand():
+    # backward() runs the add and mul rules written out; calling each _backward() runs the rule functions.
+    def graph():
+        a, b, c = Value(0.5), Value(-1.5), Value(2.0)
+        d = a * b + c * a
+        e = (d * d + b).tanh() * (c ** 2 - a / b) + d.relu() + (a + a) * (b * b)
+        return [a, b, c, d], e
+
+    leaves, out = graph()
+    out.backward()
+    by_hand, root = graph()
+    root.grad = 1.0
+    for node in reversed(root.topological_order()):
+        node._backward()
+    assert [v.grad for v in leaves] == [v.grad for v in by_hand]
+    assert all(v.grad != 0 for v in leaves)
+
+
 def test_learner_assigned_backward_closure_is_used():
     x = Learner(2.0)
     x.cube().backward()
@@ -329,6 +347,16 @@ def test_mlp_matches_micrograd_shape():
     model.zero_grad()
     assert all(p.grad == 0 for p in model.parameters())
     assert repr(model).startswith('MLP of [Layer of [ReLUNeuron(2)')
+
+
+def test_mlp_parameters_are_values_of_a_class_that_op_outputs_do_not_derive_from():
+    # CPython looks for an overriding __rmul__ when the right operand's class derives from the left's:
+    # weights of their own class keep every w * x of a network off that slower path.
+    model = MLP(2, [3, 1])
+    x = Value(1.0) * 2
+    for p in model.parameters():
+        assert isinstance(p, Value) and repr(p).startswith('Value(data=')
+        assert not issubclass(type(x), type(p)) and not issubclass(type(p * x), type(p))
 
 
 @pytest.mark.parametrize('activation', ['tanh', 'sigmoid', 'gelu'])

@@ -265,43 +265,53 @@ class Value:
 
     def topological_order(self):
         """Every node below self, children before parents, without recursion."""
-        # Rescanning a node's few children on each return allocates nothing, which keeps the GC quiet.
+        return self._walk(False)
+
+    def _walk(self, reset):
         # Marking a node with the walk's number is quicker than a set of 60,000 nodes in Pyodide.
+        # A parent returned to rescans its few children for one not yet visited, which allocates nothing.
         walk = next(_walks)
         self._visit = walk
-        order, stack = [], [self]
-        while stack:
-            node = stack[-1]
+        order, parents = [], []
+        node = self
+        while True:
             child = node._a
-            if child is not None and child._visit is not walk:
+            if child is not None and child._visit is walk:
+                child = node._b
+                if child is not None and child._visit is walk:
+                    for child in node._rest:
+                        if child._visit is not walk:
+                            break
+                    else:
+                        child = None
+            if child is not None:
                 child._visit = walk
-                stack.append(child)
+                parents.append(node)
+                node = child
                 continue
-            child = node._b
-            if child is not None and child._visit is not walk:
-                child._visit = walk
-                stack.append(child)
-                continue
-            for child in node._rest:
-                if child._visit is not walk:
-                    child._visit = walk
-                    stack.append(child)
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-        return order
+            if reset and node._a is not None:
+                node.grad = 0.0
+            order.append(node)
+            if not parents:
+                return order
+            node = parents.pop()
 
     def backward(self):
-        order = self.topological_order()
         # Like PyTorch: leaves accumulate across calls, inner nodes hold this call's gradient.
-        for node in order:
-            if node._a is not None:
-                node.grad = 0.0
+        order = self._walk(True)
         self.grad = 1.0
         for node in reversed(order):
             rule = node._rule
-            if rule is not None:
+            # The two rules of nine values in ten, written out: a call per value costs as much as the rule.
+            if rule is _add_backward:
+                grad = node.grad
+                node._a.grad += grad
+                node._b.grad += grad
+            elif rule is _mul_backward:
+                a, b, grad = node._a, node._b, node.grad
+                a.grad += b.data * grad
+                b.grad += a.data * grad
+            elif rule is not None:
                 rule(node)
 
     def zero_grad(self):

@@ -6,6 +6,16 @@ from .engine import Value
 ACTIVATIONS = ('relu', 'tanh', 'sigmoid', 'gelu')
 
 
+class Parameter(Value):
+    """A weight or a bias: a Value of its own class, so that `w * x` is as quick as `x * w`.
+
+    CPython asks whether the right operand's class overrides __rmul__ whenever that class derives from
+    the left's, as an op's output (a private subclass of Value) does from a plain Value's class.
+    """
+
+    __slots__ = ()
+
+
 class Module:
 
     def zero_grad(self):
@@ -21,16 +31,17 @@ class Neuron(Module):
     def __init__(self, nin, nonlin=True, activation='relu'):
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}, not {activation!r}")
-        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
-        self.b = Value(0)
+        self.w = [Parameter(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Parameter(0)
         self.nonlin = nonlin
         self.activation = activation
+        self._activate = getattr(Value, activation)
 
     def __call__(self, x):
         act = self.b  # b + w0*x0 + w1*x1 + ..., the same graph as micrograd's sum(..., self.b)
         for wi, xi in zip(self.w, x):
             act = act + wi * xi
-        return getattr(act, self.activation)() if self.nonlin else act
+        return self._activate(act) if self.nonlin else act
 
     def parameters(self):
         return self.w + [self.b]
@@ -62,14 +73,15 @@ class MLP(Module):
         sz = [nin] + nouts
         self.layers = [Layer(sz[i], sz[i + 1], nonlin=i != len(nouts) - 1, activation=activation)
                        for i in range(len(nouts))]
+        self._labels = [[f"L{i + 1}.n{j + 1}" for j in range(nout)] for i, nout in enumerate(nouts)]
 
     def __call__(self, x):
-        for i, layer in enumerate(self.layers):
+        for layer, labels in zip(self.layers, self._labels):
             x = layer(x)
             # Names each neuron's output, so that a drawing can group the network by neuron and layer.
-            for j, out in enumerate(x if isinstance(x, list) else [x]):
-                if not out.label and out._prev:
-                    out.label = f"L{i + 1}.n{j + 1}"
+            for out, label in zip(x if isinstance(x, list) else [x], labels):
+                if not out.label and out._a is not None:
+                    out.label = label
         return x
 
     def parameters(self):
