@@ -89,7 +89,9 @@ print('BENCH', 'pending' if not task.done() else repr(task.exception()) if task.
 """
 
 # The playground puts scalargrad in sys.modules as micrograd: drop that alias to import the real one.
-ENGINES = """import gc, json, statistics, sys
+def engines_program(order):
+    """One Run: ENGINE_STEPS steps of each engine, in `order`, from the same weights."""
+    return """import gc, json, statistics, sys
 for name in ('micrograd', 'micrograd.engine', 'micrograd.nn'):
     sys.modules.pop(name, None)
 import micrograd.engine, micrograd.nn
@@ -100,6 +102,7 @@ reference = micrograd.nn.MLP(2, [16, 16, 1])
 ours = scalargrad.nn.MLP(2, [16, 16, 1])
 for p, q in zip(reference.parameters(), ours.parameters(), strict=True):
     q.data = p.data
+engines = {{'micrograd': (reference, micrograd.engine.Value), 'scalargrad': (ours, scalargrad.Value)}}
 
 def per_step(model, Value):
     gc.collect()  # as bench/engine_vs_micrograd.py: neither engine pays for the other's garbage
@@ -110,11 +113,13 @@ def per_step(model, Value):
         times.append(time.perf_counter() - start)
     return statistics.median(times), losses
 
-micrograd_s, micrograd_losses = per_step(reference, micrograd.engine.Value)
-scalargrad_s, scalargrad_losses = per_step(ours, scalargrad.Value)
-print('BENCH', json.dumps({{'micrograd': micrograd_s, 'scalargrad': scalargrad_s, 'module': micrograd.engine.__file__,
-                           'same_losses': all(abs(a - b) <= 1e-9 * abs(a) for a, b in zip(micrograd_losses, scalargrad_losses))}}))
+timed = {{name: per_step(*engines[name]) for name in {list(order)!r}}}
+print('BENCH', json.dumps({{'micrograd': timed['micrograd'][0], 'scalargrad': timed['scalargrad'][0],
+                           'module': micrograd.engine.__file__,
+                           'same_losses': all(abs(a - b) <= 1e-9 * abs(a)
+                                              for a, b in zip(timed['micrograd'][1], timed['scalargrad'][1]))}}))
 """
+
 
 # Run to the status leaving `running` (the click sets it at once; it leaves once every output is in).
 RUN_TO_READY = """() => new Promise((resolve) => {
@@ -293,15 +298,18 @@ def engines_in_pyodide(page, wheel_url, runs):
     if problem:
         return {'error': problem}
     results = []
-    for _ in range(runs):
-        result = run_program(page, ENGINES)
+    for i in range(max(runs, 2)):
+        order = ('micrograd', 'scalargrad') if i % 2 == 0 else ('scalargrad', 'micrograd')  # turns to go first
+        result = run_program(page, engines_program(order))
         line = bench_line(page)
         if result['state'] != 'ready' or not line:
             return {'error': f"the comparison did not run ({result['state']}): {what_went_wrong(page)}"}
         results.append(json.loads(line))
-    return {'install_s': installed_s, 'module': results[0]['module'],
+    ratios = [r['micrograd'] / r['scalargrad'] for r in results]
+    return {'install_s': installed_s, 'module': results[0]['module'], 'runs': len(results),
             'micrograd_ms': 1000 * median([r['micrograd'] for r in results]),
             'scalargrad_ms': 1000 * median([r['scalargrad'] for r in results]),
+            'ratio': median(ratios), 'ratios': (min(ratios), max(ratios)),
             'same_losses': all(r['same_losses'] for r in results)}
 
 
@@ -361,11 +369,12 @@ def print_engines(engines):
     if 'error' in engines:
         print(f"  3. scalargrad vs micrograd 0.1.0 in Pyodide: not measured: {engines['error']}")
         return
-    print(f"  3. scalargrad vs micrograd 0.1.0 inside the page's Pyodide, {ENGINE_STEPS} steps each, same data and weights")
+    print(f"  3. scalargrad vs micrograd 0.1.0 inside the page's Pyodide, {ENGINE_STEPS} steps each, same data and weights,"
+          f" {engines['runs']} Runs taking turns to go first")
     print(f"     (micropip.install of the PyPI wheel started by one Run and awaited across Runs: {engines['install_s']:.1f} s; "
           f"micrograd from {engines['module']}):")
     print(f"     micrograd 0.1.0 {engines['micrograd_ms']:6.1f} ms/step   scalargrad {engines['scalargrad_ms']:6.1f} ms/step   "
-          f"micrograd/scalargrad = {engines['micrograd_ms'] / engines['scalargrad_ms']:.2f} (target 3)   "
+          f"micrograd/scalargrad = {engines['ratio']:.2f} [{engines['ratios'][0]:.2f}-{engines['ratios'][1]:.2f}] (target 3)   "
           f"losses {'equal' if engines['same_losses'] else 'DIFFER'}")
 
 
