@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from scalargrad import MLP, Value, engine
-from scalargrad.nn import Neuron
+from scalargrad.nn import Layer, Neuron
 
 UNARY = {
     'tanh': (lambda v: v.tanh(), [-2.0, -0.3, 0.0, 0.7, 3.0]),
@@ -321,14 +321,19 @@ def test_backward_gives_the_grads_of_each_backward_called_by_hand():
         e = (d * d + b).tanh() * (c ** 2 - a / b) + d.relu() + (a + a) * (b * b)
         return [a, b, c, d], e
 
-    leaves, out = graph()
-    out.backward()
+    watched, out = graph()
     by_hand, root = graph()
-    root.grad = 1.0
-    for node in reversed(root.topological_order()):
-        node._backward()
-    assert [v.grad for v in leaves] == [v.grad for v in by_hand]
-    assert all(v.grad != 0 for v in leaves)
+    for _ in range(2):  # the second time, the leaves add to the grads they already hold
+        out.backward()
+        order = root.topological_order()
+        for node in order:
+            if node._prev:
+                node.grad = 0.0
+        root.grad = 1.0
+        for node in reversed(order):
+            node._backward()
+    assert [v.grad for v in watched] == [v.grad for v in by_hand]
+    assert all(v.grad != 0 for v in watched)
 
 
 def test_learner_assigned_backward_closure_is_used():
@@ -364,6 +369,17 @@ def test_activation_choice(activation):
     n = Neuron(3, activation=activation)
     out = n([1.0, 2.0, -1.0])
     assert out._op == activation
+
+
+def test_mlp_runs_and_names_the_layers_it_has_when_called():
+    model = MLP(2, [3, 2])
+    model.layers[0] = Layer(2, 4)
+    model.layers[1] = Layer(4, 2)
+    model.layers.append(Layer(2, 1, nonlin=False))
+    out = model([Value(1.0), Value(-2.0)])
+    assert isinstance(out, Value) and out.label == 'L3.n1'
+    assert sorted({n.label for n in out.topological_order() if n.label}) == \
+        ['L1.n1', 'L1.n2', 'L1.n3', 'L1.n4', 'L2.n1', 'L2.n2', 'L3.n1']
 
 
 def test_unknown_activation_is_a_clear_error():

@@ -265,7 +265,7 @@ class Value:
 
     def topological_order(self):
         """Every node below self, children before parents, without recursion."""
-        return self._walk(False)
+        return self._walk(reset=False)
 
     def _walk(self, reset):
         # Marking a node with the walk's number is quicker than a set of 60,000 nodes in Pyodide.
@@ -275,6 +275,7 @@ class Value:
         order, parents = [], []
         node = self
         while True:
+            # child: the first of node's children not yet visited, or None
             child = node._a
             if child is not None and child._visit is walk:
                 child = node._b
@@ -298,7 +299,7 @@ class Value:
 
     def backward(self):
         # Like PyTorch: leaves accumulate across calls, inner nodes hold this call's gradient.
-        order = self._walk(True)
+        order = self._walk(reset=True)
         self.grad = 1.0
         for node in reversed(order):
             rule = node._rule

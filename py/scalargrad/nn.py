@@ -1,9 +1,15 @@
 """micrograd's nn module: Module, Neuron, Layer, MLP, with the same arguments and a choice of activation."""
+import functools
 import random
 
 from .engine import Value
 
 ACTIVATIONS = ('relu', 'tanh', 'sigmoid', 'gelu')
+
+
+@functools.cache
+def _neuron_labels(layer, width):
+    return tuple(f"L{layer}.n{j + 1}" for j in range(width))
 
 
 class Parameter(Value):
@@ -35,13 +41,12 @@ class Neuron(Module):
         self.b = Parameter(0)
         self.nonlin = nonlin
         self.activation = activation
-        self._activate = getattr(Value, activation)
 
     def __call__(self, x):
         act = self.b  # b + w0*x0 + w1*x1 + ..., the same graph as micrograd's sum(..., self.b)
         for wi, xi in zip(self.w, x):
             act = act + wi * xi
-        return self._activate(act) if self.nonlin else act
+        return getattr(act, self.activation)() if self.nonlin else act
 
     def parameters(self):
         return self.w + [self.b]
@@ -73,13 +78,13 @@ class MLP(Module):
         sz = [nin] + nouts
         self.layers = [Layer(sz[i], sz[i + 1], nonlin=i != len(nouts) - 1, activation=activation)
                        for i in range(len(nouts))]
-        self._labels = [[f"L{i + 1}.n{j + 1}" for j in range(nout)] for i, nout in enumerate(nouts)]
 
     def __call__(self, x):
-        for layer, labels in zip(self.layers, self._labels):
+        for i, layer in enumerate(self.layers):
             x = layer(x)
+            outputs = x if isinstance(x, list) else [x]
             # Names each neuron's output, so that a drawing can group the network by neuron and layer.
-            for out, label in zip(x if isinstance(x, list) else [x], labels):
+            for out, label in zip(outputs, _neuron_labels(i + 1, len(outputs))):
                 if not out.label and out._a is not None:
                     out.label = label
         return x
