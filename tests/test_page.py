@@ -165,6 +165,30 @@ draw_dot(c)
     expect(graphs(section).first).to_contain_text('data -6.0000')
 
 
+def test_markup_smuggled_into_a_graph_through_graphviz_attributes_is_dropped(playground, site_url):
+    # Graphviz writes fontname into the SVG unescaped: a quote in it ends the attribute and starts markup.
+    type_program(playground, """from graphviz import Digraph
+smuggled = ('x"/><style>[data-testid=run] { display: none }</style>'
+            '<h:meta xmlns:h="http://www.w3.org/1999/xhtml" http-equiv="refresh" content="0;url=/elsewhere.html"/>'
+            '<h:img xmlns:h="http://www.w3.org/1999/xhtml" src="/img-from-a-graph.png"/>'
+            '<set attributeName="fill" to="red"/><text x="')
+g = Digraph()
+g.node('a', label='still drawn', fontname=smuggled)
+g.node('b', label='linked', tooltip='a tip', URL='https://example.com/')
+g.edge('a', 'b', style='dashed')
+g
+""")
+    section = run(playground)
+    expect(graphs(section).first).to_contain_text('still drawn')
+    expect(graphs(section).first).to_contain_text('linked')
+    assert section.locator('svg a[href^="http"], svg a[*|href^="http"]').count() == 0
+    playground.wait_for_timeout(1500)  # a meta refresh, had it survived, would have left by now
+    assert playground.url.startswith(site_url) and 'elsewhere' not in playground.url
+    expect(playground.get_by_test_id('run')).to_be_visible()
+    assert section.locator('svg style, svg meta, svg img, svg set').count() == 0
+    expect(graphs(section).first.locator('path, polygon').first).to_be_attached()
+
+
 def test_a_traceback_marks_the_failing_line_and_keeps_earlier_output(playground):
     type_program(playground, 'print("hello")\n')
     first = run(playground)

@@ -2,6 +2,7 @@
 import { startModuleWorker } from "./start-worker.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+const XLINK_NS = "http://www.w3.org/1999/xlink"; // Graphviz writes xlink:title and xlink:href in the parts
 
 export class GraphRenderer {
   constructor() {
@@ -39,7 +40,7 @@ export class GraphRenderer {
     const target = svg.querySelector("g") || svg;
     const fill = async () => {
       for (const part of parts) {
-        const group = parseSvg(`<svg xmlns="${SVG_NS}"><g>${part}</g></svg>`).firstElementChild;
+        const group = parseSvg(`<svg xmlns="${SVG_NS}" xmlns:xlink="${XLINK_NS}"><g>${part}</g></svg>`).firstElementChild;
         target.append(...group.childNodes);
         await new Promise((resolve) => setTimeout(resolve, 0)); // let the page breathe between parts
       }
@@ -67,16 +68,31 @@ export function parseSvg(text) {
   return document.adoptNode(svg);
 }
 
-// Graphviz copies some attributes (fontname, URL, href) into the SVG unescaped or as links:
-// keep only what a drawing needs.
+// Graphviz copies some attributes into the SVG unescaped (fontname: a quote ends the attribute and
+// starts new markup) or as links (URL, href, image). So keep only the SVG elements and attributes that
+// Graphviz writes for a drawing, links within the drawing, and no url() outside it.
+const DRAWING_ELEMENTS = new Set([
+  "svg", "g", "title", "text", "a", "polygon", "polyline", "path", "ellipse", "circle",
+  "defs", "linearGradient", "radialGradient", "stop",
+]);
+const DRAWING_ATTRIBUTES = new Set([
+  "xmlns", "xmlns:xlink", "xml:space", "width", "height", "viewBox", "preserveAspectRatio", "id", "class",
+  "transform", "points", "d", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy",
+  "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-opacity", "opacity",
+  "font-family", "font-size", "font-weight", "font-style", "text-anchor", "text-decoration", "baseline-shift",
+  "gradientUnits", "offset", "style", "xlink:title", "target",
+]);
+const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i;
+
 function sanitize(svg) {
-  for (const element of svg.querySelectorAll("script, foreignObject, iframe, object, embed")) element.remove();
+  for (const element of svg.querySelectorAll("*")) {
+    if (element.namespaceURI !== SVG_NS || !DRAWING_ELEMENTS.has(element.localName)) element.remove();
+  }
   for (const element of [svg, ...svg.querySelectorAll("*")]) {
     for (const { name, value } of [...element.attributes]) {
-      const isLink = name === "href" || name.endsWith(":href");
-      if (name.toLowerCase().startsWith("on") || (isLink && !value.startsWith("#"))) {
-        element.removeAttribute(name);
-      }
+      const isLink = name === "href" || name === "xlink:href";
+      const kept = isLink ? value.startsWith("#") : DRAWING_ATTRIBUTES.has(name) && !OUTSIDE_URL.test(value);
+      if (!kept) element.removeAttribute(name);
     }
   }
 }
