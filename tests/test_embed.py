@@ -228,6 +228,23 @@ def test_share_link_round_trips_and_never_runs_and_the_earlier_work_is_restorabl
     expect(playground.get_by_test_id('editor')).to_contain_text('# my own work')
 
 
+def test_links_opened_one_after_another_never_replace_the_code_put_aside(playground, site_url):
+    type_program(playground, '# my own work\nprint("mine")\n')
+    playground.wait_for_timeout(300)  # the editor saves on change
+    playground.goto(f"{site_url}#{share_fragment('print(1)')}")
+    expect(playground.get_by_test_id('editor')).to_contain_text('print(1)')
+    playground.evaluate("(fragment) => { location.hash = fragment }", share_fragment('print(2)'))
+    expect(playground.get_by_test_id('editor')).to_contain_text('print(2)')
+    playground.evaluate("() => { location.hash = 'code=%%%damaged' }")
+    expect(playground.get_by_test_id('notice')).to_contain_text('first example is shown')
+    playground.reload()
+    expect(playground.get_by_test_id('editor')).to_contain_text('x1 = Value(2.0')
+    playground.goto(f"{site_url}#{share_fragment('print(3)')}")
+    playground.get_by_role('button', name='Restore my earlier code').click()
+    expect(playground.get_by_test_id('editor')).to_contain_text('# my own work')
+    expect(playground.get_by_test_id('output').locator('section.run')).to_have_count(0)
+
+
 BAD_LINKS = {
     'truncated': share_fragment('print("a long enough program to be cut")\n' * 20)[:-12],
     'corrupted': 'code=%%%not-base64!!',

@@ -70,7 +70,7 @@ export function parseSvg(text) {
 
 // Graphviz copies some attributes into the SVG unescaped (fontname: a quote ends the attribute and
 // starts new markup) or as links (URL, href, image). So keep only the SVG elements and attributes that
-// Graphviz writes for a drawing, links within the drawing, and no url() outside it.
+// Graphviz writes for a drawing, no links (even "#code=..." would open other code), no url() outside it.
 const DRAWING_ELEMENTS = new Set([
   "svg", "g", "title", "text", "a", "polygon", "polyline", "path", "ellipse", "circle",
   "defs", "linearGradient", "radialGradient", "stop",
@@ -90,9 +90,7 @@ function sanitize(svg) {
   }
   for (const element of [svg, ...svg.querySelectorAll("*")]) {
     for (const { name, value } of [...element.attributes]) {
-      const isLink = name === "href" || name === "xlink:href";
-      const kept = isLink ? value.startsWith("#") : DRAWING_ATTRIBUTES.has(name) && !OUTSIDE_URL.test(value);
-      if (!kept) element.removeAttribute(name);
+      if (!DRAWING_ATTRIBUTES.has(name) || OUTSIDE_URL.test(value)) element.removeAttribute(name);
     }
   }
 }

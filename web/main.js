@@ -35,7 +35,10 @@ async function startingCode() {
   return options.has("code") ? openLink(options.get("code")) : { code: savedCode() ?? (await firstExample()) };
 }
 
-/** Code from a link replaces the editor's (which is put aside, not lost) and does not run. */
+/**
+ * Code from a link replaces the editor's and does not run. The editor's code is put aside, unless code
+ * is already aside: that is the learner's own, from before an earlier link, and is never replaced.
+ */
 async function openLink(encoded) {
   history.replaceState(null, "", location.pathname + location.search); // a reload keeps later edits
   const before = savedCode();
@@ -46,7 +49,7 @@ async function openLink(encoded) {
     if (!(error instanceof BadLink)) throw error;
     opened = { code: await firstExample(), message: `${error.message} The first example is shown instead.`, bad: true };
   }
-  if (before !== null && before.trim() && before !== opened.code) putCodeAside(before);
+  if (before !== null && before.trim() && before !== opened.code && codeAside() === null) putCodeAside(before);
   saveCode(opened.code);
   return opened;
 }
