@@ -190,6 +190,14 @@ g
     expect(graphs(section).first.locator('path, polygon').first).to_be_attached()
 
 
+def test_after_running_out_of_memory_the_next_run_has_its_memory_back(playground):
+    type_program(playground, 'hoard = []\nwhile True:\n    hoard.append(bytearray(50_000_000))\n')
+    section = run(playground, expected_state='error')
+    expect(section).to_contain_text('MemoryError')
+    type_program(playground, 'print(len(bytearray(400_000_000)))\n')
+    expect(run(playground).locator('pre.stdout')).to_have_text('400000000\n')
+
+
 def test_a_traceback_marks_the_failing_line_and_keeps_earlier_output(playground):
     type_program(playground, 'print("hello")\n')
     first = run(playground)

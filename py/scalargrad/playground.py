@@ -24,6 +24,7 @@ run() returns a JSON object: {"status": "ok"} | {"status": "interrupted"} |
 """
 import ast
 import builtins
+import gc
 import json
 import linecache
 import math
@@ -280,7 +281,16 @@ def parse(source):
     return ast.fix_missing_locations(tree), skipped
 
 
+# A run's namespace and its draw_dot form a cycle, so what a program held is freed by the collector,
+# not when the run ends. After a MemoryError, collect before the next run, or it runs out too.
+_collect_before_next_run = False
+
+
 def run(source, emit, env=None, checks=None):
+    global _collect_before_next_run
+    if _collect_before_next_run:
+        _collect_before_next_run = False
+        gc.collect()
     install_micrograd_alias()
     output = Output(emit)
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
@@ -305,6 +315,7 @@ def run(source, emit, env=None, checks=None):
         result = {'status': 'interrupted'}
     except BaseException as e:  # SystemExit too: the page keeps running whatever the program does
         result = {'status': 'error', 'error': _runtime_error(e)}
+        _collect_before_next_run = isinstance(e, MemoryError)
     finally:
         try:
             runner.charts.flush()  # Stop keeps the charts so far: send what was waiting
