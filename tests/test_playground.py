@@ -125,6 +125,20 @@ def test_runtime_error_traceback_is_trimmed_to_the_learners_code():
     assert events == [{'type': 'stdout', 'text': 'first\n'}]
 
 
+def test_an_error_in_a_displayed_values_repr_shows_only_the_learners_frames():
+    result, _ = run('''
+        class Shown:
+            def __repr__(self):
+                raise ValueError('no repr today')
+
+        Shown()
+    ''')
+    error = result['error']
+    assert error['type'] == 'ValueError' and error['line'] == 4
+    assert 'playground.py' not in error['traceback']
+    assert error['traceback'].count('File "<editor>"') == 2
+
+
 def test_syntax_error_has_line_and_column():
     result, events = run('x = 1\ny = (2 +\n')
     error = result['error']

@@ -341,6 +341,8 @@ def _runtime_error(e):
     while tb is not None and tb.tb_frame.f_code.co_filename != FILENAME:
         tb = tb.tb_next  # drop the playground's own frames above the learner's code
     report = traceback.TracebackException(type(e), e, tb)
+    # and the playground's frames between the learner's (its display hook calling their __repr__)
+    report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename != __file__])
     lines = [frame.lineno for frame in report.stack if frame.filename == FILENAME]
     message = str(e)
     if isinstance(e, ModuleNotFoundError):
