@@ -26,14 +26,15 @@ def test_stepping_the_neuron_gives_the_tutorials_grads_in_its_order(playground):
     expect(node(graph, 'x1')).to_contain_text('grad 0.0000')
     step = section.get_by_role('button', name='Step', exact=True)
     step.click()
-    expect(narration).to_contain_text('`o._backward()`: tanh sends 0.5 to n')
+    expect(narration).to_contain_text('o._backward(): tanh sends 0.5 to n')
+    expect(narration.locator('code').first).to_have_text('o._backward()')
     expect(node(graph, 'n')).to_contain_text('grad 0.5000')
     expect(graph.locator('g.step-current')).to_contain_text('o')
     seen = []
     while step.is_enabled():
         step.click()
         seen.append(narration.text_content())
-    assert seen[0].startswith('Step 2: `n._backward()`')
+    assert seen[0].startswith('Step 2: n._backward()')
     expected = {'x1': '-1.5000', 'w1': '1.0000', 'x2': '0.5000', 'w2': '0.0000', 'b': '0.5000', 'n': '0.5000', 'o': '1.0000'}
     for label, grad in expected.items():
         expect(node(graph, label)).to_contain_text(f'grad {grad}')

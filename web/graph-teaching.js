@@ -12,9 +12,9 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
   const narration = element("p", "graph-narration");
   narration.setAttribute("aria-live", "polite");
   narration.hidden = true;
-  const say = (text) => {
+  const say = (text) => { // `code` in the narration is shown as code, never as markup
     narration.hidden = !text;
-    narration.textContent = text;
+    narration.replaceChildren(...(text || "").split("`").map((part, i) => (i % 2 ? element("code", "", part) : part)));
   };
   card.querySelector(".graph-view").before(bar);
   card.append(narration);
