@@ -198,6 +198,13 @@ def test_embed_html_shows_an_example_by_name(page, site_url):
     expect(page.get_by_test_id('editor')).to_contain_text('a + a')
 
 
+def test_embed_html_names_only_the_listed_examples(page, site_url):
+    page.goto(f"{site_url}embed.html#example=../index.html")
+    expect(page.get_by_test_id('output')).to_contain_text(
+        'There is no example called "../index.html". The first example is shown instead.')
+    expect(page.get_by_test_id('editor')).to_contain_text('x1 = Value(2.0')
+
+
 UNICODE_PROGRAM = '\n'.join(
     [f'# ligne {i}: ∂L/∂w = {i * 0.5} — naïve café 🧠 {"→" * (i % 7)}' for i in range(4999)] + ['print("fin ✓")'])
 
