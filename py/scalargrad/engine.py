@@ -128,7 +128,7 @@ _RELEASE_EVERY = 100
 _release_queue = []
 _releasing = False
 
-_walks = itertools.count()  # each topological_order marks the nodes it reaches with a number of its own
+_walks = itertools.count()  # each walk over a graph (_walk) marks the nodes it reaches with a number of its own
 
 
 class Value:
