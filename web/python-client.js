@@ -35,7 +35,8 @@ export class PythonClient {
   start() {
     this.latest = {};
     this.ready = false;
-    this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    // Test for the feature, not for isolation: WebKitGTK is crossOriginIsolated without SharedArrayBuffer.
+    this.interruptBuffer = canInterrupt() ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     this.worker = startModuleWorker(new URL("./python-worker.js", import.meta.url));
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => this.fail(event.message || "the Python worker could not start");
@@ -124,6 +125,10 @@ export class PythonClient {
     this.pending = null;
     return pending;
   }
+}
+
+function canInterrupt() {
+  return self.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
 }
 
 function explainFailure(error) {
