@@ -134,6 +134,19 @@ export class Cell {
     else this.session.renderer.cancelAll(); // Python is done, the graphs are still being laid out
   }
 
+  /** The status's Retry button, made the first time a start fails. */
+  retryButton(status) {
+    let retry = status.querySelector('[data-testid="retry"]');
+    if (!retry) {
+      retry = document.createElement("button");
+      Object.assign(retry, { type: "button", className: "retry", textContent: "Retry", hidden: true });
+      retry.dataset.testid = "retry";
+      retry.addEventListener("click", () => this.session.retry());
+      status.append(retry);
+    }
+    return retry;
+  }
+
   setActivity(activity) {
     this.activity = activity;
     this.render();
@@ -148,19 +161,20 @@ export class Cell {
     } else if (this.activity === "waiting") view = ["running", "Waiting for the run before it…"];
     else if (session.phase === "idle") view = ["idle", "Python starts when you use this cell"];
     else if (session.phase === "loading") view = ["loading", session.text, session.fraction];
-    else if (session.phase === "failed") view = ["error", session.text];
+    else if (session.phase === "failed") view = ["error", session.text, undefined, session.retry];
     else if (this.outcome) view = [this.outcome.state, this.outcome.text];
     else view = ["ready", `Ready · Python ${session.version}${session.interruptible ? "" : " · Stop restarts Python"}`];
     this.setStatus(...view);
   }
 
-  setStatus(state, text, fraction) {
+  setStatus(state, text, fraction, retry = false) {
     const { status, run, stop } = this.parts;
     status.dataset.state = state;
     status.querySelector(".status-text").textContent = text;
     const bar = status.querySelector("progress");
     bar.hidden = fraction === undefined;
     if (fraction !== undefined) bar.value = fraction;
+    this.retryButton(status).hidden = !retry;
     run.disabled = this.busy;
     stop.disabled = !this.busy;
   }

@@ -1,7 +1,9 @@
-// The page's side of the Python worker: start it, run one program at a time, stop it.
-// Stop interrupts Python through a SharedArrayBuffer when the page is cross-origin isolated;
-// otherwise (or if Python does not stop soon) it ends the worker and starts a fresh one.
-import { startModuleWorker } from "./start-worker.js";
+// The page's side of the Python worker: start it, run one program at a time, stop it, replace it.
+// Stop interrupts Python through a SharedArrayBuffer where the browser has one; otherwise (or if Python
+// does not stop soon) it ends the worker and starts a fresh one. A run that reached outside its namespace
+// (README.md, "Security model") ends its worker too: the next run gets the standby, a fresh Python
+// restored in the background while the page was idle.
+import { Interpreter } from "./interpreter.js";
 
 export class PythonRestarted extends Error {
   constructor(reason) {
@@ -11,40 +13,76 @@ export class PythonRestarted extends Error {
 }
 
 const INTERRUPT_GRACE_MS = 1500;
+const STANDBY_DELAY_MS = 2000; // after the first ready: the standby's restore must not slow the first runs
 const SIGINT = 2;
 
 const ignore = () => {};
 
 export class PythonClient {
   constructor() {
-    this.onProgress = this.onReady = this.onFailed = this.onRestart = ignore;
+    this.onProgress = this.onReady = this.onFailed = this.onRestart = this.onFresh = ignore;
     this.latest = {}; // the last progress and ready messages, for a page that connects late
-    this.worker = null;
+    this.interpreter = null;
+    this.standby = null;
     this.pending = null; // { id, resolve, reject, onEvent }
+    this.settled = Promise.resolve(); // the last run's verdict: whether its interpreter may run the next
+    this.freshNotice = null; // said in the output of the first run on a fresh interpreter
     this.nextId = 1;
     this.ready = false;
   }
 
   /** Sets the handlers and replays what already happened while the page was loading. */
-  connect({ onProgress, onReady, onFailed, onRestart }) {
-    Object.assign(this, { onProgress, onReady, onFailed, onRestart });
+  connect({ onProgress, onReady, onFailed, onRestart, onFresh = ignore }) {
+    Object.assign(this, { onProgress, onReady, onFailed, onRestart, onFresh });
     if (this.latest.progress) onProgress(this.latest.progress);
     if (this.latest.ready) onReady(this.latest.ready);
   }
 
   start() {
-    this.latest = {};
-    this.ready = false;
-    // Test for the feature, not for isolation: WebKitGTK is crossOriginIsolated without SharedArrayBuffer.
-    this.interruptBuffer = canInterrupt() ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    this.worker = startModuleWorker(new URL("./python-worker.js", import.meta.url));
-    this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (event) => this.fail(event.message || "the Python worker could not start");
-    const base = new URL(".", import.meta.url).href; // the site's root, wherever the page that uses it is
-    this.worker.postMessage({ type: "init", base, interruptBuffer: this.interruptBuffer });
+    this.promote(this.standby || this.spawn());
   }
 
-  receive(message) {
+  spawn() {
+    const interpreter = new Interpreter((message) => this.receive(interpreter, message));
+    return interpreter;
+  }
+
+  /** Makes `interpreter` the one that runs programs; the page follows its start if it is not ready yet. */
+  promote(interpreter) {
+    this.standby = null;
+    this.interpreter = interpreter;
+    this.ready = interpreter.readyMessage !== null;
+    this.latest = {};
+    if (this.ready) this.announce(interpreter.readyMessage);
+    else if (interpreter.progress) this.receive(interpreter, interpreter.progress);
+  }
+
+  prepareStandby(delay) {
+    clearTimeout(this.standbyTimer);
+    this.standbyTimer = setTimeout(() => {
+      if (!this.standby) this.standby = this.spawn();
+    }, delay);
+  }
+
+  announce(message) {
+    this.ready = true;
+    this.latest.ready = message;
+    this.onReady(message);
+    this.pending?.whenReady?.();
+    this.prepareStandby(this.standbyPrepared ? 0 : STANDBY_DELAY_MS);
+    this.standbyPrepared = true;
+  }
+
+  receive(interpreter, message) {
+    if (message.type === "progress") interpreter.progress = message;
+    if (message.type === "ready") interpreter.readyMessage = message;
+    if (interpreter !== this.interpreter) {
+      if (message.type === "failed" && interpreter === this.standby) {
+        interpreter.terminate(); // the next promotion boots one the usual way, and reports its failure
+        this.standby = null;
+      }
+      return;
+    }
     const pending = this.pending && this.pending.id === message.id ? this.pending : null;
     switch (message.type) {
       case "progress":
@@ -52,15 +90,16 @@ export class PythonClient {
         this.onProgress(message);
         break;
       case "ready":
-        this.ready = true;
-        this.latest.ready = message;
-        this.onReady(message);
+        this.announce(message);
         break;
       case "output":
         if (pending) pending.onEvent(message.event);
         break;
       case "done":
         if (pending) this.settle().resolve(message.result);
+        break;
+      case "settled":
+        this.afterRun(message.reasons);
         break;
       case "failed":
         this.fail(message.error);
@@ -71,16 +110,39 @@ export class PythonClient {
   /** Runs `code` in the named env (null: a fresh namespace), then `checks` if given. */
   run({ code, env = null, checks = null }, onEvent) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.pending = { id, resolve, reject, onEvent };
-      this.worker.postMessage({ type: "run", id, code, env, checks });
-    });
+    const id = this.nextId++;
+    const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent }));
+    this.dispatch({ type: "run", id, code, env, checks }, onEvent);
+    return result;
+  }
+
+  async dispatch(message, onEvent) {
+    await this.settled; // the last run's interpreter may be replaced first
+    if (!this.ready && this.pending?.id === message.id) await new Promise((resolve) => (this.pending.whenReady = resolve));
+    if (this.pending?.id !== message.id) return; // stopped, or Python failed, while it waited
+    this.pending.posted = true;
+    if (this.freshNotice) onEvent({ type: "notice", text: this.freshNotice });
+    this.freshNotice = null;
+    this.settled = new Promise((resolve) => (this.interpreter.whenSettled = resolve));
+    this.interpreter.post(message);
+  }
+
+  /** After each run the worker says whether the run reached outside its namespace; if so, it goes. */
+  afterRun(reasons) {
+    const interpreter = this.interpreter;
+    if (reasons.length) {
+      const why = reasons.join("; ");
+      interpreter.terminate(); // at once: nothing that the run left behind runs on
+      this.freshNotice = `A fresh Python runs this program: the last run ${why}, which would have changed later runs.`;
+      this.start();
+      this.onFresh(this.freshNotice);
+    }
+    interpreter.whenSettled?.();
   }
 
   /** Forgets a named env's namespace. */
   reset(env) {
-    if (this.ready) this.worker.postMessage({ type: "reset", env });
+    if (this.ready) this.interpreter.post({ type: "reset", env });
   }
 
   get running() {
@@ -89,20 +151,27 @@ export class PythonClient {
 
   stop() {
     if (!this.pending) return;
+    if (!this.pending.posted) {
+      this.pending.whenReady?.();
+      this.settle().reject(new PythonRestarted("Stopped before it ran."));
+      return;
+    }
     const { id } = this.pending;
-    if (this.interruptBuffer) {
-      this.interruptBuffer[0] = SIGINT;
+    const buffer = this.interpreter.interruptBuffer;
+    if (buffer && this.ready) {
+      buffer[0] = SIGINT;
       // A long call into C code never checks the buffer: fall back to a restart.
       setTimeout(() => {
         if (this.pending && this.pending.id === id) this.restart("Python did not stop in time, so it was restarted.");
       }, INTERRUPT_GRACE_MS);
     } else {
-      this.restart("Stopped: Python was restarted (this page is not cross-origin isolated, so it cannot be interrupted).");
+      this.restart("Stopped: Python was restarted (this browser cannot interrupt Python here, so Stop starts a fresh one).");
     }
   }
 
   restart(reason) {
-    this.worker.terminate();
+    this.interpreter.terminate();
+    this.interpreter.whenSettled?.();
     this.onRestart(reason);
     if (this.pending) this.settle().reject(new PythonRestarted(reason));
     this.start();
@@ -111,8 +180,12 @@ export class PythonClient {
   fail(error) {
     // The worker is unusable (boot failed, or Pyodide died): report it and start afresh.
     const wasReady = this.ready;
-    this.worker.terminate();
-    if (this.pending) this.settle().reject(new PythonRestarted(explainFailure(error)));
+    this.interpreter.terminate();
+    this.interpreter.whenSettled?.();
+    if (this.pending) {
+      this.pending.whenReady?.();
+      this.settle().reject(new PythonRestarted(explainFailure(error)));
+    }
     this.onFailed(error, wasReady);
     if (wasReady) {
       this.onRestart(explainFailure(error));
@@ -125,10 +198,6 @@ export class PythonClient {
     this.pending = null;
     return pending;
   }
-}
-
-function canInterrupt() {
-  return self.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
 }
 
 function explainFailure(error) {

@@ -8,19 +8,50 @@ const STEPS = 3;
 let pyodide = null;
 let playground = null;
 let interruptBuffer = null;
+// The page's private channel, in module scope: Python's `js` is the global scope, which does not hold it.
+let port = null;
+// Why the run in progress reached outside its namespace; python-client.js replaces this worker if any.
+const reasons = new Set();
+const reach = (reason) => reasons.add(String(reason));
 
-const post = (message) => self.postMessage(message);
+const post = (message) => port.postMessage(message);
 const progress = (step, text) => post({ type: "progress", step, steps: STEPS, text });
 
 self.onmessage = ({ data }) => {
-  if (data.type === "init") {
-    boot(data).catch((error) => post({ type: "failed", error: describe(error) }));
-  } else if (data.type === "run") {
-    run(data);
-  } else if (data.type === "reset") {
-    playground.reset(data.env);
-  }
+  if (data.type !== "init" || port) return;
+  self.onmessage = null;
+  port = data.port;
+  port.onmessage = ({ data }) => {
+    if (data.type === "run") run(data);
+    else if (data.type === "reset") playground.reset(data.env);
+  };
+  boot(data).catch((error) => post({ type: "failed", error: describe(error) }));
 };
+
+/**
+ * The object Python sees as `js`: the global scope, but any use of it marks the run, which then gets a
+ * worker of its own that ends with it (a timer or a handler set through `js` would otherwise outlive it).
+ */
+const jsGlobals = new Proxy(globalThis, {
+  get(target, key) {
+    reach("used JavaScript (the js module)");
+    const value = Reflect.get(target, key);
+    // Web API functions (setTimeout, fetch) refuse to be called on a Proxy; constructors keep their statics.
+    return typeof value === "function" && !("prototype" in value) ? value.bind(target) : value;
+  },
+  set(target, key, value) {
+    reach("used JavaScript (the js module)");
+    return Reflect.set(target, key, value);
+  },
+  defineProperty(target, key, descriptor) {
+    reach("used JavaScript (the js module)");
+    return Reflect.defineProperty(target, key, descriptor);
+  },
+  deleteProperty(target, key) {
+    reach("used JavaScript (the js module)");
+    return Reflect.deleteProperty(target, key);
+  },
+});
 
 async function download(url) {
   const response = await fetch(url);
@@ -59,6 +90,9 @@ async function boot({ base, interruptBuffer: buffer }) {
   progress(3, "Starting the engine…");
   playground = pyodide.pyimport("scalargrad.playground");
   if (start.from === "snapshot") playground.restored();
+  watchPyodideApi();
+  playground.watch(reach);
+  reasons.clear(); // what the worker itself did to start Python
   measure("engine");
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, timings });
 }
@@ -68,7 +102,7 @@ async function boot({ base, interruptBuffer: buffer }) {
  * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
  */
 async function startPython(url, info) {
-  const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {} };
+  const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals };
   const snapshot = info.then(({ snapshot }) => (snapshot ? download(url(snapshot)).then((r) => r.arrayBuffer()) : null));
   snapshot.catch(() => {}); // a plain boot follows
   try {
@@ -101,6 +135,7 @@ async function loadMicropipIfImported(code, notice) {
 
 async function run({ id, code, env, checks }) {
   if (interruptBuffer) interruptBuffer[0] = 0;
+  reasons.clear();
   const emit = (text) => post({ type: "output", id, event: JSON.parse(text) });
   try {
     await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
@@ -110,7 +145,26 @@ async function run({ id, code, env, checks }) {
   } catch (error) {
     // Not a Python exception (run() catches those): Pyodide itself failed and cannot be trusted.
     post({ type: "failed", id, error: describe(error) });
+    return;
   }
+  // After "done", while the page draws: whether this interpreter may run the next program.
+  const found = playground.changes();
+  for (const reason of found) reach(reason);
+  found.destroy();
+  post({ type: "settled", id, reasons: [...reasons] });
+  reasons.clear();
+}
+
+/** `pyodide_js` (Pyodide's own API, which can set handlers that outlive a run) marks the run, like `js`. */
+function watchPyodideApi() {
+  const api = new Proxy(pyodide, {
+    get(target, key) {
+      reach("used Pyodide's JavaScript API (pyodide_js)");
+      return Reflect.get(target, key);
+    },
+  });
+  pyodide.registerJsModule("pyodide_js", api);
+  pyodide.runPython("import sys; sys.modules.pop('pyodide_js', None); import pyodide_js");
 }
 
 function describe(error) {

@@ -1,6 +1,7 @@
 // One page's Python: one Python worker and one graph worker, shared by every cell on the page.
 // Runs wait their turn (one at a time); Python starts on the first start() or run().
 import { GraphRenderer } from "./graph-renderer.js";
+import { missingFeature } from "./browser-support.js";
 import { PythonClient } from "./python-client.js";
 
 export class RunCancelled extends Error {
@@ -14,8 +15,9 @@ export class Session {
   constructor() {
     this.python = new PythonClient();
     this.renderer = new GraphRenderer();
-    // phase: idle (not requested), loading, ready, failed. text and fraction describe loading.
-    this.state = { phase: "idle", text: "", fraction: undefined, interruptible: false, version: "" };
+    // phase: idle (not requested), loading, ready, failed. text and fraction describe loading;
+    // retry: whether a failed start may be tried again.
+    this.state = { phase: "idle", text: "", fraction: undefined, interruptible: false, version: "", retry: false };
     this.listeners = new Set();
     this.restartListeners = new Set();
     this.queue = Promise.resolve();
@@ -30,13 +32,14 @@ export class Session {
         for (const { resolve } of this.readyWaiters.splice(0)) resolve();
       },
       onFailed: (error, wasReady) => {
-        if (wasReady) return; // it restarts by itself
-        const text = `Python could not start: ${error}. Reload the page to try again.`;
-        this.update({ phase: "failed", text });
-        for (const { reject } of this.readyWaiters.splice(0)) reject(new Error(text));
+        if (!wasReady) this.failed(`Python could not start: ${error}. Check your connection, then press Retry.`);
       },
       onRestart: (reason) => {
         this.update({ phase: "loading", text: "Restarting Python…", fraction: 0 });
+        for (const listener of this.restartListeners) listener(reason);
+      },
+      // A run reached outside its namespace: the next runs on a fresh Python, which has no env's names.
+      onFresh: (reason) => {
         for (const listener of this.restartListeners) listener(reason);
       },
     });
@@ -44,8 +47,22 @@ export class Session {
 
   start() {
     if (this.state.phase !== "idle") return;
+    const missing = missingFeature();
+    if (missing) return this.failed(missing, { retry: false });
     this.update({ phase: "loading", text: "Starting Python…", fraction: 0 });
     this.python.start();
+  }
+
+  /** After a failed start: tries again, without a reload. */
+  retry() {
+    if (this.state.phase !== "failed") return;
+    this.update({ phase: "idle" });
+    this.start();
+  }
+
+  failed(text, { retry = true } = {}) {
+    this.update({ phase: "failed", text, retry });
+    for (const { reject } of this.readyWaiters.splice(0)) reject(new Error(text));
   }
 
   /** Calls listener(state) now and on every change. */

@@ -24,7 +24,6 @@ run() returns a JSON object: {"status": "ok"} | {"status": "interrupted"} |
 """
 import ast
 import builtins
-import gc
 import json
 import linecache
 import math
@@ -33,7 +32,7 @@ import sys
 import traceback
 import types
 
-from . import engine, nn, teaching
+from . import engine, isolation, nn, teaching
 from .charts import Charts
 from .datasets import make_moons
 from .checks import run_checks
@@ -150,6 +149,19 @@ ENVS = {}
 def reset(env):
     """Forget a named env's namespace: its next run starts afresh."""
     ENVS.pop(env, None)
+
+
+def watch(report):
+    """In the page's worker: caps the recursion limit, and starts noticing runs that reach outside their
+    namespace (scalargrad.isolation); report(reason) hears of it."""
+    sys.setrecursionlimit = _capped_recursion_limit
+    install_micrograd_alias()
+    isolation.install(report)
+
+
+def changes():
+    """After a run: why the next one needs a fresh Python, or [] if this one may run it."""
+    return isolation.changes()
 
 
 def restored():
@@ -281,17 +293,27 @@ def parse(source):
     return ast.fix_missing_locations(tree), skipped
 
 
-# A run's namespace and its draw_dot form a cycle, so what a program held is freed by the collector,
-# not when the run ends. After a MemoryError, collect before the next run, or it runs out too.
-_collect_before_next_run = False
+RECURSION_LIMIT = sys.getrecursionlimit()
+# Deeper than this, Pyodide takes tens of seconds to raise RecursionError and then crashes freeing it.
+MAX_RECURSION_LIMIT = 100_000
+
+
+def _capped_recursion_limit(limit, _set=sys.setrecursionlimit):
+    if isinstance(limit, int) and limit > MAX_RECURSION_LIMIT:
+        print(f"The playground allows at most {MAX_RECURSION_LIMIT:,} nested calls: the recursion limit is "
+              f"{MAX_RECURSION_LIMIT:,}, not {limit:,}.", file=sys.stderr)
+        limit = MAX_RECURSION_LIMIT
+    _set(limit)
+
+
+_capped_recursion_limit.__name__ = _capped_recursion_limit.__qualname__ = 'setrecursionlimit'
 
 
 def run(source, emit, env=None, checks=None):
-    global _collect_before_next_run
-    if _collect_before_next_run:
-        _collect_before_next_run = False
-        gc.collect()
     install_micrograd_alias()
+    sys.setrecursionlimit(RECURSION_LIMIT)  # what an earlier run set is not this run's
+    if env is None:
+        random.seed()  # nor is its random.seed()
     output = Output(emit)
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
     try:
@@ -315,7 +337,10 @@ def run(source, emit, env=None, checks=None):
         result = {'status': 'interrupted'}
     except BaseException as e:  # SystemExit too: the page keeps running whatever the program does
         result = {'status': 'error', 'error': _runtime_error(e)}
-        _collect_before_next_run = isinstance(e, MemoryError)
+        _release_traceback(e)
+        if isinstance(e, MemoryError):
+            # What the program held may stay in reference cycles: a fresh Python gives all of it back.
+            isolation.note("ran out of memory")
     finally:
         try:
             runner.charts.flush()  # Stop keeps the charts so far: send what was waiting
@@ -334,6 +359,21 @@ def _syntax_error(e):
         'line': e.lineno,
         'column': e.offset,
     }
+
+
+def _release_traceback(error):
+    """Unlink a traceback from its end: freeing a RecursionError's 100,000 levels one inside the other
+    would overflow Pyodide's stack (a fatal error)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        chain, tb = [], error.__traceback__
+        while tb is not None:
+            chain.append(tb)
+            tb = tb.tb_next
+        for tb in reversed(chain):
+            tb.tb_next = None
+        error = error.__context__
 
 
 def _runtime_error(e):

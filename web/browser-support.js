@@ -1,0 +1,33 @@
+// What the playground needs from the browser, tested before Python starts, so that an old or locked-down
+// browser gets a sentence instead of a spinner.
+
+/** A sentence naming what this browser lacks, or null. */
+export function missingFeature() {
+  if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
+    return "This browser cannot run WebAssembly, which Python in the page needs (it may be turned off). " +
+      "Open the playground in a current Chrome, Edge, Firefox or Safari.";
+  }
+  if (typeof Worker !== "function" || !supportsModuleWorkers()) {
+    return "This browser cannot start module workers, which Python in the page needs. " +
+      "Open the playground in a current Chrome, Edge, Firefox or Safari.";
+  }
+  return null;
+}
+
+// The standard feature test: a browser that knows module workers reads the `type` option. Options are
+// read before the URL, so an unparsable URL starts nothing and fetches nothing.
+function supportsModuleWorkers() {
+  let read = false;
+  const probe = {
+    get type() {
+      read = true;
+      return "module";
+    },
+  };
+  try {
+    new Worker("http://[", probe).terminate();
+  } catch {
+    // expected: the URL does not parse
+  }
+  return read;
+}

@@ -1,0 +1,50 @@
+// One Python worker and the private channel to it. The page and the worker talk only over a
+// MessageChannel port that the worker keeps in module scope, out of reach of Python's `js` (the worker's
+// global scope): whatever a program posts with js.postMessage arrives on the worker object, which
+// nothing here listens to.
+import { startModuleWorker } from "./start-worker.js";
+
+export class Interpreter {
+  constructor(onMessage) {
+    this.readyMessage = null;
+    this.progress = null;
+    // Test for the feature, not for isolation: WebKitGTK is crossOriginIsolated without SharedArrayBuffer.
+    this.interruptBuffer = canInterrupt() ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.port.onmessage = ({ data }) => onMessage(data);
+    try {
+      this.worker = startModuleWorker(new URL("./python-worker.js", import.meta.url));
+    } catch (error) {
+      queueMicrotask(() => onMessage({ type: "failed", error: describeStartError(error) }));
+      return;
+    }
+    this.worker.onerror = (event) => {
+      event.preventDefault?.();
+      onMessage({ type: "failed", error: event.message || "the Python worker could not start" });
+    };
+    const base = new URL(".", import.meta.url).href; // the site's root, wherever the page that uses it is
+    this.worker.postMessage({ type: "init", base, interruptBuffer: this.interruptBuffer, port: channel.port2 }, [channel.port2]);
+  }
+
+  post(message) {
+    this.port.postMessage(message);
+  }
+
+  terminate() {
+    this.worker?.terminate();
+    this.port.close();
+  }
+}
+
+function canInterrupt() {
+  return self.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+}
+
+function describeStartError(error) {
+  if (error && error.name === "SecurityError") {
+    return `this page may not start a worker here (${error.message}). In an iframe, the sandbox attribute must ` +
+      "include allow-same-origin for the playground to run";
+  }
+  return error && error.message ? error.message : String(error);
+}
