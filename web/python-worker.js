@@ -7,6 +7,9 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 const STEPS = 3;
 let pyodide = null;
 let playground = null;
+// Taken once at the start: a program can replace scalargrad.playground's functions, not these references.
+let runProgram = null;
+let changes = null;
 let interruptBuffer = null;
 // The page's private channel, in module scope: Python's `js` is the global scope, which does not hold it.
 let port = null;
@@ -91,7 +94,8 @@ async function boot({ base, interruptBuffer: buffer }) {
   playground = pyodide.pyimport("scalargrad.playground");
   if (start.from === "snapshot") playground.restored();
   watchPyodideApi();
-  playground.watch(reach);
+  runProgram = playground.run;
+  changes = playground.watch(reach);
   reasons.clear(); // what the worker itself did to start Python
   measure("engine");
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, timings });
@@ -140,7 +144,7 @@ async function run({ id, code, env, checks }) {
   try {
     await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
     // Pyodide turns JS null into jsnull, not None: pass undefined for "no env" and "no checks".
-    const result = JSON.parse(playground.run(code, emit, env ?? undefined, checks ?? undefined));
+    const result = JSON.parse(runProgram(code, emit, env ?? undefined, checks ?? undefined));
     post({ type: "done", id, result });
   } catch (error) {
     // Not a Python exception (run() catches those): Pyodide itself failed and cannot be trusted.
@@ -148,9 +152,13 @@ async function run({ id, code, env, checks }) {
     return;
   }
   // After "done", while the page draws: whether this interpreter may run the next program.
-  const found = playground.changes();
-  for (const reason of found) reach(reason);
-  found.destroy();
+  try {
+    const found = changes();
+    for (const reason of found) reach(reason);
+    found.destroy();
+  } catch (error) {
+    reach(`left Python in a state that could not be checked (${describe(error)})`);
+  }
   post({ type: "settled", id, reasons: [...reasons] });
   reasons.clear();
 }

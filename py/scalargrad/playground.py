@@ -152,16 +152,11 @@ def reset(env):
 
 
 def watch(report):
-    """In the page's worker: caps the recursion limit, and starts noticing runs that reach outside their
-    namespace (scalargrad.isolation); report(reason) hears of it."""
+    """In the page's worker: caps the recursion limit and starts noticing runs that reach outside their
+    namespace (scalargrad.isolation). Returns changes(): after a run, why the next needs a fresh Python."""
     sys.setrecursionlimit = _capped_recursion_limit
     install_micrograd_alias()
-    isolation.install(report)
-
-
-def changes():
-    """After a run: why the next one needs a fresh Python, or [] if this one may run it."""
-    return isolation.changes()
+    return isolation.install(report)
 
 
 def restored():
@@ -380,7 +375,8 @@ def _runtime_error(e):
     tb = e.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != FILENAME:
         tb = tb.tb_next  # drop the playground's own frames above the learner's code
-    report = traceback.TracebackException(type(e), e, tb)
+    # A RecursionError's 100,000 identical frames take a minute to read; the first 200 show the loop.
+    report = traceback.TracebackException(type(e), e, tb, limit=200 if isinstance(e, RecursionError) else None)
     # and the playground's frames between the learner's (its display hook calling their __repr__)
     report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename != __file__])
     lines = [frame.lineno for frame in report.stack if frame.filename == FILENAME]

@@ -1,0 +1,108 @@
+"""scalargrad.isolation in CPython: what makes the page give the next run a fresh Python, and what does not.
+
+The audit hook is not installed here (it would stay for the whole test process); its function is called
+with the events CPython raises, and `changes()` is checked after programs run as the playground runs them.
+pytest's own modules change between two checks too: what changes again without a program is left out.
+"""
+import sys
+
+import pytest
+
+from scalargrad import engine, isolation, playground  # noqa: F401 (the programs change it)
+
+FILENAME = '<editor>'
+
+
+@pytest.fixture
+def watch():
+    said = []
+    audit, changes, _ = isolation._make(said.append, None)
+
+    def run(source):
+        """The reasons a program gives, less what changes by itself in this busy test process."""
+        changes()
+        exec(compile(source, FILENAME, 'exec'), {'__name__': '__main__'})
+        reasons = set(changes() + said)
+        return sorted(reasons - set(changes()))
+
+    return run, audit, said
+
+
+CLEAN = {
+    'a program of its own': 'from scalargrad import Value\na = Value(2.0) * Value(3.0)\na.backward()\nprint(a)',
+    'its own class with class attributes': 'class V:\n    count = 0\nV.count += 1\nV.__add__ = lambda a, b: 1',
+    'a module imported for the first time': 'import fractions\nx = fractions.Fraction(1, 3) + 1',
+    'a namedtuple': 'import collections\nP = collections.namedtuple("P", "x y")\nP.z = 1',
+    'random numbers': 'import random\nrandom.seed(1)\nrandom.random()',
+}
+
+TOUCHED = {
+    'builtins.print replaced': ('import builtins\nbuiltins.print = len', 'module builtins'),
+    'a method of Value replaced': ('import scalargrad.engine as e\ne.Value.__add__ = lambda a, b: "hacked"', 'class of the module scalargrad.engine'),
+    'a function of the playground replaced': ('import scalargrad.playground as p\np.run = None', 'module scalargrad.playground'),
+    'a stdlib constant changed': ('import math\nmath.pi = 3', 'module math'),
+    'an import hook added': ('import sys\nclass Finder:\n    find_spec = staticmethod(lambda *a: None)\n'
+                             'sys.meta_path.insert(0, Finder)', 'import or trace hooks'),
+    'a fake module': ('import sys, types\nsys.modules["fake_json"] = types.ModuleType("fake_json")', 'module fake_json'),
+    'own code put into a module it imports': ('import fractions\nfractions.Fraction = lambda *a: 0', 'module fractions'),
+    'a gc callback': ('import gc\ngc.callbacks.append(lambda *a: None)', 'import or trace hooks'),
+}
+
+
+@pytest.mark.parametrize('source', CLEAN.values(), ids=CLEAN.keys())
+def test_a_run_that_keeps_to_its_namespace_needs_no_fresh_python(watch, source):
+    run, _, _ = watch
+    assert run(source) == []
+
+
+@pytest.mark.parametrize('source, reason', TOUCHED.values(), ids=TOUCHED.keys())
+def test_a_run_that_reaches_outside_its_namespace_is_noticed(watch, source, reason, monkeypatch):
+    run, _, _ = watch
+    # monkeypatch puts back what the program changes, for the other tests in this process
+    for target in (sys.modules['builtins'], sys.modules['math'], engine.Value, sys.modules['scalargrad.playground']):
+        for name in ('print', 'pi', '__add__', 'run'):
+            if name in vars(target):
+                monkeypatch.setattr(target, name, vars(target)[name])
+    import fractions
+    import gc
+    monkeypatch.setattr(fractions, 'Fraction', fractions.Fraction)
+    monkeypatch.delitem(sys.modules, 'fake_json', raising=False)
+    hooks, callbacks = list(sys.meta_path), list(gc.callbacks)
+    try:
+        reasons = run(source)
+    finally:
+        sys.meta_path[:], gc.callbacks[:] = hooks, callbacks
+    assert any(reason in r for r in reasons), reasons
+
+
+def test_the_next_check_starts_from_what_the_last_one_saw(watch, monkeypatch):
+    run, _, _ = watch
+    import math
+    monkeypatch.setattr(math, 'tau', math.tau)
+    assert run('import math\nmath.tau = 6') != []
+    assert run('print(1)') == []
+
+
+@pytest.mark.parametrize('event, args', [
+    ('object.__setattr__', lambda: (engine.Value.__init__, '__code__', None)),
+    ('sys.addaudithook', lambda: ()),
+    ('gc.get_objects', lambda: (None,)),
+    ('import', lambda: ('js', None, None, None, None)),
+    ('import', lambda: ('ctypes', None, None, None, None)),
+    ('ctypes.dlopen', lambda: ('x',)),
+])
+def test_what_leaves_no_trace_in_a_namespace_is_reported_at_once(watch, event, args):
+    _, audit, said = watch
+    audit(event, args())
+    assert said, f"{event} was not reported"
+
+
+def test_the_runs_own_functions_and_unpublished_classes_are_not_reported(watch):
+    _, audit, said = watch
+    namespace = {'__name__': '__main__'}
+    exec(compile('def f(): pass\nclass A: pass', FILENAME, 'exec'), namespace)
+    audit('object.__setattr__', (namespace['f'], '__code__', None))
+    audit('object.__setattr__', (namespace['A'], '__name__', 'B'))
+    audit('object.__setattr__', (type('Made', (), {}), '__qualname__', 'X'))
+    audit('import', ('fractions', None, None, None, None))
+    assert said == []
