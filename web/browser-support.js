@@ -7,6 +7,11 @@ export function missingFeature() {
     return "This browser cannot run WebAssembly, which Python in the page needs (it may be turned off). " +
       "Open the playground in a current Chrome, Edge, Firefox or Safari.";
   }
+  if (self.origin === "null") {
+    // A sandboxed iframe without allow-same-origin: the browser refuses it this site's workers.
+    return "This cell is in an iframe whose sandbox attribute leaves out allow-same-origin, so the browser " +
+      'does not let it start Python. The page that embeds it can add it: sandbox="allow-scripts allow-same-origin".';
+  }
   if (typeof Worker !== "function" || !supportsModuleWorkers()) {
     return "This browser cannot start module workers, which Python in the page needs. " +
       "Open the playground in a current Chrome, Edge, Firefox or Safari.";

@@ -77,7 +77,7 @@ async function boot({ base, interruptBuffer: buffer }) {
   const wheels = info.then(({ wheels }) =>
     Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
   wheels.catch(() => {}); // reported below, once Python is there to say it
-  const start = await startPython(url, info);
+  const start = await Promise.race([startPython(url, info), runtimeFailure()]);
   pyodide = start.pyodide;
   measure("pyodide");
   if (buffer) {
@@ -115,6 +115,26 @@ async function startPython(url, info) {
     // fall through to the plain boot
   }
   return { pyodide: await loadPyodide(options), from: "boot" };
+}
+
+/**
+ * Rejects if Pyodide cannot download or compile its WebAssembly. Pyodide 314 only logs that failure
+ * ("wasm instantiation failed!", then the error) and its loadPyodide never settles: the page would say
+ * "Downloading Python…" forever.
+ */
+function runtimeFailure() {
+  return new Promise((_, reject) => {
+    const warn = console.warn;
+    let failed = false;
+    console.warn = (...args) => {
+      warn(...args);
+      if (failed) {
+        console.warn = warn;
+        reject(new Error(`the Python runtime (pyodide.asm.wasm) could not be downloaded or compiled: ${describe(args[0])}`));
+      }
+      failed ||= args[0] === "wasm instantiation failed!";
+    };
+  });
 }
 
 /** Whether the program imports micropip, read by Python's own parser (`import asyncio, micropip` too). */
