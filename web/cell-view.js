@@ -55,6 +55,15 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
   return { box, editorHost, run, stop, status, output, tools, extra };
 }
 
+/** Code shown as text. Long lines scroll sideways, so the block takes focus: arrow keys scroll it too. */
+export function codeBlock(text, label) {
+  const pre = element("pre", "cell-code", text);
+  pre.tabIndex = 0;
+  pre.setAttribute("role", "region");
+  pre.setAttribute("aria-label", label);
+  return pre;
+}
+
 export function button(label, className, testid, title) {
   const b = element("button", className, label);
   b.type = "button";

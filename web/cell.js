@@ -1,5 +1,6 @@
 // A cell: one program's editor, Run/Stop, status and output, over the page's session.
 // Every host uses it: the main page binds it to its own markup, embeds to cell-view.js's.
+import { codeBlock } from "./cell-view.js";
 import { OutputList } from "./output-list.js";
 import { PythonRestarted } from "./python-client.js";
 import { RunCancelled } from "./session.js";
@@ -21,9 +22,7 @@ export class Cell {
     this.ticket = null;
     this.held = null; // while other cells run first for this one: what Stop does
     this.output = new OutputList(parts.output, session.renderer, { follow });
-    this.fallback = document.createElement("pre");
-    this.fallback.className = "cell-code";
-    this.fallback.textContent = code;
+    this.fallback = codeBlock(code, "Python code");
     parts.editorHost.replaceChildren(this.fallback);
     this.editorReady = editorModule().then(({ createEditor }) => this.upgrade(createEditor));
     parts.run.addEventListener("click", () => this.onRunRequest(this));

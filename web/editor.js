@@ -2,9 +2,29 @@
 // build.py bundles this file with esbuild into editor.bundle.js.
 import { EditorView, basicSetup } from "codemirror";
 import { python } from "@codemirror/lang-python";
-import { indentUnit } from "@codemirror/language";
+import { defaultHighlightStyle, HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
 import { Decoration, keymap } from "@codemirror/view";
+
+// CodeMirror's colours are made for white: on it, orange and red text fail contrast (WCAG AA), and on a
+// dark cell almost every colour does. Each colour is read from a variable that cell.css sets per theme.
+const TOKEN_COLORS = {
+  "#404740": "meta", "#708": "keyword", "#219": "atom", "#164": "literal", "#a11": "string", "#e40": "special",
+  "#00f": "definition", "#30a": "local", "#085": "type", "#167": "class", "#256": "special-name", "#00c": "property",
+  "#940": "comment", "#f00": "invalid",
+};
+const tokenColors = HighlightStyle.define(defaultHighlightStyle.specs.map((spec) =>
+  TOKEN_COLORS[spec.color] ? { ...spec, color: `var(--code-${TOKEN_COLORS[spec.color]})` } : spec));
+const editorColors = EditorView.theme({
+  ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--muted)", borderColor: "var(--line)" },
+  ".cm-activeLine": { backgroundColor: "var(--code-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--code-line-gutter)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--ink)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection":
+    { backgroundColor: "var(--code-selection)" },
+  ".cm-tooltip, .cm-panels, .cm-textfield": { backgroundColor: "var(--panel)", color: "var(--ink)", borderColor: "var(--line)" },
+  ".cm-button": { backgroundImage: "none", backgroundColor: "var(--bg)", color: "var(--ink)", borderColor: "var(--line)" },
+});
 
 const setErrorLine = StateEffect.define();
 
@@ -38,12 +58,16 @@ export function createEditor({ parent, doc, onRun, onChange, readOnly = false })
       extensions: [
         Prec.highest(keymap.of(runKeys)),
         basicSetup,
+        syntaxHighlighting(tokenColors),
+        editorColors,
         python(),
         indentUnit.of("    "),
         EditorView.lineWrapping,
         errorLine,
         EditorView.updateListener.of((update) => update.docChanged && onChange(view.state.doc.toString())),
-        EditorView.contentAttributes.of({ "aria-label": "Python code" }),
+        // The code is focusable already (contenteditable); tabindex says so to checkers such as axe, which
+        // otherwise find a scrolling editor with nothing in it to reach by keyboard. No tab stop is added.
+        EditorView.contentAttributes.of({ "aria-label": "Python code", tabindex: "0" }),
         ...(readOnly ? [EditorState.readOnly.of(true)] : []),
       ],
     }),

@@ -5,7 +5,7 @@
 //   <script type="text/x-python" data-checks="ID">…</script>
 //   <template data-hint="ID">…</template> (any number)   <script type="text/x-python" data-solution="ID">…</script>
 import { Cell } from "./cell.js";
-import { buildCellView, button, shadowHost } from "./cell-view.js";
+import { buildCellView, button, codeBlock, shadowHost } from "./cell-view.js";
 import { element } from "./graph-view.js";
 import { read, write } from "./saved-code.js";
 
@@ -61,7 +61,7 @@ export function makeExercise(pre, session, { theme = "auto", name = "" } = {}) {
   solutionButton.hidden = true;
   const solutionBox = element("div", "solution");
   solutionButton.addEventListener("click", () => {
-    const code = element("pre", "cell-code", solution ? codeOf(solution) : "");
+    const code = codeBlock(solution ? codeOf(solution) : "", "A solution");
     const use = button("Put it in the editor", "quiet", "", "Replace your code with the solution (Ctrl+Z brings yours back)");
     use.addEventListener("click", () => cell.setText(codeOf(solution)));
     solutionBox.replaceChildren(code, use);

@@ -1,7 +1,7 @@
 // Teaching tools on a drawn graph, from the data scalargrad.playground sends with it (README.md,
 // "Teaching views"): step through backward (the learner's own _backward closures, replayed in Python)
 // and forward, check gradients against finite differences, a table of the nodes, grouped views.
-import { button, element } from "./graph-view.js";
+import { button, element, relabel } from "./graph-view.js";
 
 const SPEEDS = [["0.5×", 1600], ["1×", 800], ["2×", 400], ["4×", 200]];
 
@@ -91,7 +91,7 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
     group.setAttribute("role", "group");
     group.setAttribute("aria-label", "Which view of the graph");
     for (const [name, label, dot] of variants) {
-      const b = button(label, name === "full" && !dot ? "More than 2,000 values: too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`,
+      const b = button(label, name === "full" && !dot ? "Full graph: more than 2,000 values, too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`,
         () => showView(name, dot));
       b.disabled = !dot;
       viewButtons.set(name, b);
@@ -144,7 +144,7 @@ function controlsBar(label, { onStep, onBack, onReset, length }) {
   const pause = () => {
     clearInterval(timer);
     timer = null;
-    play.textContent = "▶ Play";
+    relabel(play, "▶ Play", "Play the steps");
   };
   const speed = element("select", "graph-speed");
   speed.setAttribute("aria-label", "Speed");
@@ -156,18 +156,18 @@ function controlsBar(label, { onStep, onBack, onReset, length }) {
   const play = button("▶ Play", "Play the steps", () => {
     if (timer) return pause();
     if (k === length) onReset(go(0));
-    play.textContent = "Pause";
+    relabel(play, "Pause", "Pause the steps");
     timer = setInterval(() => onStep(go(k + 1)), Number(speed.value));
   });
   speed.addEventListener("change", () => timer && (pause(), play.click()));
-  const done = button("Done", "Close the stepper and show the graph as drawn", () => controls.close());
+  const close = button("Close", "Close the stepper and show the graph as drawn", () => controls.close());
   controls.addEventListener("keydown", (event) => {
-    const keys = { ArrowRight: step, ArrowLeft: back, Home: reset, " ": play, Escape: done };
+    const keys = { ArrowRight: step, ArrowLeft: back, Home: reset, " ": play, Escape: close };
     if (!keys[event.key] || event.target === speed) return;
     event.preventDefault();
     keys[event.key].click();
   });
-  controls.append(reset, back, step, play, speed, position, done);
+  controls.append(reset, back, step, play, speed, position, close);
   go(0);
   controls.pause = pause;
   return controls;

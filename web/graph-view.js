@@ -171,12 +171,18 @@ function flash(target, text) {
 }
 
 export function button(label, title, onClick) {
-  const b = element("button", "graph-button", label);
+  const b = element("button", "graph-button");
   b.type = "button";
-  b.title = title;
-  b.setAttribute("aria-label", title);
+  relabel(b, label, title);
   b.addEventListener("click", () => onClick(b));
   return b;
+}
+
+/** Changes what a button shows and its name together: the name must contain the visible label (WCAG 2.5.3). */
+export function relabel(b, label, title) {
+  b.textContent = label;
+  b.title = title;
+  b.setAttribute("aria-label", title);
 }
 
 export function element(tag, className, text) {
