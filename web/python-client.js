@@ -1,5 +1,5 @@
 // The page's side of the Python worker: start it, run one program at a time, stop it.
-// Stop interrupts Python through a SharedArrayBuffer when the page is cross-origin isolated;
+// Stop interrupts Python through a SharedArrayBuffer when the page is cross-origin isolated and has one;
 // otherwise (or if Python does not stop soon) it ends the worker and starts a fresh one.
 import { startModuleWorker } from "./start-worker.js";
 
@@ -97,7 +97,9 @@ export class PythonClient {
         if (this.pending && this.pending.id === id) this.restart("Python did not stop in time, so it was restarted.");
       }, INTERRUPT_GRACE_MS);
     } else {
-      this.restart("Stopped: Python was restarted (this page is not cross-origin isolated, so it cannot be interrupted).");
+      // WebKit is isolated and still has no SharedArrayBuffer: say which of the two is missing.
+      const missing = self.crossOriginIsolated ? "this browser has no SharedArrayBuffer" : "this page is not cross-origin isolated";
+      this.restart(`Stopped: Python was restarted (${missing}, so it cannot be interrupted).`);
     }
   }
 
