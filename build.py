@@ -216,14 +216,18 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
     def send_head(self):
-        """A file (its .gz when the browser takes gzip), with an ETag and Last-Modified: a reload costs a 304."""
+        """A file (its .gz when the browser takes gzip and the .gz is not older), with an ETag and Last-Modified:
+        a reload costs a 304."""
         path = Path(self.translate_path(self.path))
         if path.is_dir() and self.path.split('?')[0].endswith('/'):
             path = path / 'index.html'
         if not path.is_file():
             return super().send_head()
         compressed = Path(f"{path}.gz")
-        gzipped = 'gzip' in self.headers.get('Accept-Encoding', '') and compressed.is_file()
+        # A .gz older than its file (rewritten since, e.g. mid-deploy) holds old bytes under the file's new
+        # Last-Modified: a browser's update check would then get 304s for the new sw.js. Send the file.
+        gzipped = ('gzip' in self.headers.get('Accept-Encoding', '') and compressed.is_file()
+                   and compressed.stat().st_mtime_ns >= path.stat().st_mtime_ns)
         served = compressed if gzipped else path
         stat = served.stat()
         etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'

@@ -1,7 +1,10 @@
 """build.py's output and its server, without a browser."""
+import gzip
 import hashlib
 import json
+import os
 import re
+import threading
 import urllib.error
 import urllib.request
 
@@ -70,6 +73,25 @@ def test_serve_lets_a_reload_revalidate_with_a_304(site_url):
             assert status == 304, condition
     headers, body = fetch(site_url, **{'If-None-Match': '"stale"'})
     assert body.startswith(b'<!doctype html>')
+
+
+def test_serve_never_sends_a_gz_older_than_its_file(tmp_path):
+    """A file rewritten after its .gz (a deploy in progress) is sent as it is now, not as the old .gz."""
+    (tmp_path / 'sw.js').write_text('new')
+    (tmp_path / 'sw.js.gz').write_bytes(gzip.compress(b'old'))
+    (tmp_path / 'fresh.js').write_text('fresh')
+    (tmp_path / 'fresh.js.gz').write_bytes(gzip.compress(b'fresh'))
+    os.utime(tmp_path / 'sw.js.gz', ns=(0, (tmp_path / 'sw.js').stat().st_mtime_ns - 1))
+    server = build.make_server(port=0, directory=tmp_path)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        headers, body = fetch(url + 'sw.js', **{'Accept-Encoding': 'gzip'})
+        assert 'Content-Encoding' not in headers and body == b'new'
+        headers, body = fetch(url + 'fresh.js', **{'Accept-Encoding': 'gzip'})
+        assert headers['Content-Encoding'] == 'gzip' and gzip.decompress(body) == b'fresh'
+    finally:
+        server.shutdown()
 
 
 def test_serve_allows_pages_of_other_sites_to_use_the_files(site_url):

@@ -127,17 +127,24 @@ def test_stop_interrupts_in_place_on_a_plain_host_after_the_first_load(page, pla
 
 
 def test_a_new_build_is_offered_and_then_served_whole(page, site, tmp_path):
-    folder = tmp_path / 'site'
-    shutil.copytree(site, folder)
-    server, url = serve_folder(folder)
+    # The server's folder is a link that switches from one whole build to the next, as a deploy should.
+    # Rewritten in place, the browser's own update check (seconds after a navigation) could fetch sw.js
+    # while its .gz was still the old one, and the update was missed.
+    live = tmp_path / 'live'
+    live.symlink_to(site, target_is_directory=True)
+    server, url = serve_folder(live)
     try:
         controlled(first_visit(page, url))
+        folder = tmp_path / 'version-2'
+        shutil.copytree(site, folder)
         index = folder / 'index.html'
         index.write_text(index.read_text().replace('<title>Backprop Playground</title>', '<title>Backprop Playground 2</title>'))
         example = folder / 'examples' / 'neuron.py'
         example.write_text('# version 2\n' + example.read_text())
         build.bundle_service_worker(folder)
         build.compress(folder)
+        (tmp_path / 'next').symlink_to(folder, target_is_directory=True)
+        (tmp_path / 'next').replace(live)
 
         page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r.update())')
         expect(page.get_by_test_id('update')).to_contain_text('A new version is ready', timeout=STARTUP_TIMEOUT_MS)

@@ -165,7 +165,9 @@ export class PythonClient {
         if (this.pending && this.pending.id === id) this.restart("Python did not stop in time, so it was restarted.");
       }, INTERRUPT_GRACE_MS);
     } else {
-      this.restart("Stopped: Python was restarted (this browser cannot interrupt Python here, so Stop starts a fresh one).");
+      // WebKit is isolated and still has no SharedArrayBuffer: say which of the two is missing.
+      const missing = self.crossOriginIsolated ? "this browser has no SharedArrayBuffer" : "this page is not cross-origin isolated";
+      this.restart(`Stopped: Python was restarted (${missing}, so it cannot be interrupted).`);
     }
   }
 
