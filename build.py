@@ -11,6 +11,7 @@ import argparse
 import functools
 import gzip
 import hashlib
+import html
 import http.server
 import json
 import shutil
@@ -35,6 +36,21 @@ GRAPHVIZ = 'graphviz==0.21'
 PYODIDE_PYTHON = '3.14'
 COMPRESSIBLE = {'.html', '.css', '.js', '.mjs', '.json', '.wasm', '.svg', '.py', '.map', '.bin'}
 SNAPSHOT = 'pyodide/snapshot.bin'  # python-worker.js restores Python from it
+# The one Content-Security-Policy: build() writes it into every page as a <meta>, sw.js gets it through
+# esbuild's --define and adds it to documents and workers, serve sends it as a header (README.md says why
+# each part is there). Workers need the header: a page's <meta> does not reach them.
+CONTENT_SECURITY_POLICY = '; '.join([
+    "default-src 'none'",
+    "script-src 'self' 'wasm-unsafe-eval'",  # Pyodide and viz.js compile WebAssembly
+    "worker-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' data:",  # the favicon is a data: URL
+    "style-src 'self' 'unsafe-inline'",  # CodeMirror and Observable Plot insert <style> elements
+    "base-uri 'self'",
+    "form-action 'none'",
+    "object-src 'none'",
+])
+CSP_META = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(CONTENT_SECURITY_POLICY, quote=False)}">'  # a policy has no "
 
 
 def run(*command, label=None, **kwargs):
@@ -82,6 +98,17 @@ def copy(source, target):
     shutil.copy2(source, target)
     print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
     return target
+
+
+def copy_page(source, target):
+    """An HTML page with the policy's <meta> right after its charset, before anything it could govern."""
+    charset = '<meta charset="utf-8">'
+    page = source.read_text(encoding='utf-8')
+    if page.count(charset) != 1:
+        sys.exit(f"build.py: {source} needs exactly one {charset} (the CSP <meta> goes after it)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(page.replace(charset, f"{charset}\n  {CSP_META}"), encoding='utf-8')
+    print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)} (with the CSP <meta>)")
 
 
 def copy_pyodide():
@@ -138,7 +165,8 @@ writeFileSync(`${dist}/${snapshot}`, pyodide.makeMemorySnapshot());
 def bundle_service_worker(dist=DIST):
     """sw.js with the manifest of everything in `dist` (run it again after changing a built file)."""
     run(ESBUILD, ROOT / 'web' / SW_SOURCE, '--bundle', '--format=iife', '--minify', '--log-level=warning',
-        '--define:process.env.NODE_ENV="production"', f"--outfile={dist / SW_SOURCE}")
+        '--define:process.env.NODE_ENV="production"', f"--define:CONTENT_SECURITY_POLICY={json.dumps(CONTENT_SECURITY_POLICY)}",
+        f"--outfile={dist / SW_SOURCE}")
     # workbox-build writes the manifest: every file of the build with a revision, plus the SHA-384
     # integrity that sw.js checks before it serves a cached copy.
     script = """
@@ -171,7 +199,9 @@ def build():
         shutil.rmtree(DIST)
     DIST.mkdir()
     for source in sorted((ROOT / 'web').rglob('*')):
-        if source.is_file() and source.name not in BUNDLED:
+        if source.is_file() and source.suffix == '.html':
+            copy_page(source, DIST / source.relative_to(ROOT / 'web'))
+        elif source.is_file() and source.name not in BUNDLED:
             copy(source, DIST / source.relative_to(ROOT / 'web'))
     python_version, micropip = copy_pyodide()
     copy(VIZ, DIST / 'vendor' / 'viz.js')
@@ -199,9 +229,11 @@ def pack():
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files with cross-origin isolation (so Stop can interrupt Python) and gzip where it exists.
+    """Static files with cross-origin isolation (so Stop can interrupt Python), the CSP header, and gzip.
 
     Every file may also be used by pages of other sites (embed.js on a blog), as GitHub Pages allows.
+    isolated=False sends neither isolation nor the CSP, like a host that sets no headers: there the
+    pages' <meta> and the service worker bring the policy.
     """
 
     isolated = True
@@ -212,6 +244,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if self.isolated:
             self.send_header('Cross-Origin-Opener-Policy', 'same-origin')
             self.send_header('Cross-Origin-Embedder-Policy', 'require-corp')
+            # On every file: browsers apply it to documents and workers (python-worker.js, render-worker.js, sw.js).
+            self.send_header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
         self.send_header('Cache-Control', 'no-cache')
         super().end_headers()
 

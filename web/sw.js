@@ -5,14 +5,17 @@
 //    only on "skip-waiting" does this worker take over (then the old entries are deleted).
 //  - Verify: a cached file is served only if it matches the manifest's hash. Python in the page can
 //    reach `caches` through `js`; anything it plants is refetched (and re-verified) from the network.
-//  - Isolate: pages and workers get COOP/COEP (coi-serviceworker's technique), so Stop can interrupt Python.
+//  - Isolate: pages and workers get COOP/COEP (coi-serviceworker's technique), so Stop can interrupt Python,
+//    and the Content-Security-Policy (build.py defines CONTENT_SECURITY_POLICY): a worker's policy comes
+//    only from its own response, never from the page's <meta>.
 import { PrecacheController, PrecacheRoute } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 
-const ISOLATION = {
+const HEADERS = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "require-corp",
   "Cross-Origin-Resource-Policy": "cross-origin",
+  "Content-Security-Policy": CONTENT_SECURITY_POLICY,
 };
 
 async function matchesIntegrity(response, integrity) {
@@ -40,7 +43,7 @@ const revalidate = {
 // keeps its compiled-code cache for the runtime's wasm.
 const ISOLATED = new Set(["document", "iframe", "worker", "sharedworker"]);
 const isolate = {
-  handlerWillRespond: async ({ request, response }) => (ISOLATED.has(request.destination) ? withHeaders(response, ISOLATION) : response),
+  handlerWillRespond: async ({ request, response }) => (ISOLATED.has(request.destination) ? withHeaders(response, HEADERS) : response),
 };
 
 const explain = {
@@ -49,7 +52,7 @@ const explain = {
       `fetched again (${new URL(request.url).pathname}). Connect to the network and reload.`;
     const html = request.mode === "navigate";
     const body = html ? `<!doctype html><meta charset="utf-8"><title>Reload needed</title><p>${text}</p>` : text;
-    return withHeaders(new Response(body, { status: 503, headers: { "Content-Type": html ? "text/html; charset=utf-8" : "text/plain" } }), ISOLATION);
+    return withHeaders(new Response(body, { status: 503, headers: { "Content-Type": html ? "text/html; charset=utf-8" : "text/plain" } }), HEADERS);
   },
 };
 
