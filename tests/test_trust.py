@@ -17,6 +17,8 @@ FRESH = 'A fresh Python runs this program'
 
 
 def run_program(page, code, expected_state='ready'):
+    # After a run that reached out, the next Python may still be restoring (a busy machine): wait for it.
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', re.compile('ready|error'), timeout=STARTUP_TIMEOUT_MS)
     type_program(page, code)
     return run(page, expected_state)
 

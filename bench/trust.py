@@ -1,0 +1,98 @@
+"""Issue 16's figures in headless Chromium: Run→graph on the neuron, the first output after a run that
+forces a fresh Python, and memory over 30 runs with Clear between them.
+
+    python build.py && python bench/trust.py [--runs 5]
+
+Prints medians over --runs. No assertions: figures only (tests/test_trust.py asserts the behaviour).
+"""
+import argparse
+import statistics
+import sys
+import threading
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+from page import LAUNCH, TIMEOUT  # noqa: E402
+
+NEURON = (ROOT / 'web' / 'examples' / 'neuron.py').read_text()
+TAINT = 'import math\nmath.pi = 3'
+CHAIN = 'x = Value(1.0)\ny = x\nfor i in range(3000):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n'
+COUNT = '\nimport gc\ngc.collect()\nprint(len(gc.get_objects()))'
+
+# Click Run from inside the page and time to a selector in the new run's section.
+TIME_RUN = """async ([code, selector]) => {
+  window.playground.cell.setText(code);
+  const output = document.querySelector('[data-testid=output]');
+  const before = output.querySelectorAll('section.run').length;
+  const start = performance.now();
+  document.querySelector('[data-testid=run]').click();
+  await new Promise((resolve) => {
+    const check = () => {
+      const sections = output.querySelectorAll('section.run');
+      if (sections.length > before && sections[sections.length - 1].querySelector(selector)) { observer.disconnect(); resolve(); }
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(output, { subtree: true, childList: true });
+    check();
+  });
+  const ms = performance.now() - start;
+  const status = document.querySelector('[data-testid=status]');
+  while (status.dataset.state === 'running' || document.querySelector('[data-testid=run]').disabled) await new Promise((r) => setTimeout(r, 10));
+  return ms;
+}"""
+
+
+def open_page(browser, url):
+    page = browser.new_page()
+    page.goto(url)
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=TIMEOUT)
+    return page
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--runs', type=int, default=5)
+    args = parser.parse_args()
+    server = build.make_server(port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path='/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None, args=LAUNCH)
+        page = open_page(browser, url)
+        page.wait_for_timeout(4000)  # the standby Python restores in the background after the first ready
+        page.evaluate(TIME_RUN, [NEURON, 'svg'])
+        graph = [page.evaluate(TIME_RUN, [NEURON, 'svg']) for _ in range(args.runs)]
+        fresh_ready, fresh_at_once = [], []
+        for _ in range(args.runs):
+            page.evaluate(TIME_RUN, [TAINT + '\nprint(0)', 'pre.stdout'])
+            page.wait_for_timeout(4000)  # the next standby has time to restore, as between a learner's runs
+            fresh_ready.append(page.evaluate(TIME_RUN, ["print('first')", 'pre.stdout']))
+        for _ in range(max(2, args.runs // 2)):
+            page.evaluate(TIME_RUN, [TAINT + '\nprint(0)', 'pre.stdout'])
+            fresh_at_once.append(page.evaluate(TIME_RUN, ["print('first')", 'pre.stdout']))
+        page.close()
+
+        page = open_page(browser, url)
+        objects, heap = [], []
+        for i in range(30):
+            page.evaluate(TIME_RUN, [CHAIN + (COUNT if i in (4, 29) else ''), 'pre, figure, .notice, .graph-too-large'])
+            if i in (4, 29):
+                objects.append(int(page.locator('[data-testid=output] section.run').last.locator('pre.stdout').inner_text()))
+                heap.append(page.evaluate('performance.memory.usedJSHeapSize'))
+            page.get_by_test_id('clear').click()
+        browser.close()
+    print(f"Run→graph, neuron: median {statistics.median(graph):.0f} ms (min {min(graph):.0f}, max {max(graph):.0f}), {args.runs} runs")
+    print(f"first output after a run that forces a fresh Python, standby ready: median {statistics.median(fresh_ready):.0f} ms "
+          f"(min {min(fresh_ready):.0f}, max {max(fresh_ready):.0f})")
+    print(f"  the same, Run pressed at once (standby still restoring): median {statistics.median(fresh_at_once):.0f} ms")
+    print(f"30 runs of a 6,000-value program with Clear between them: Python's live objects {objects[0]:,} after run 5, "
+          f"{objects[1]:,} after run 30 ({objects[1] / objects[0]:.3f}x); page JS heap {heap[0] / 1e6:.1f} MB -> "
+          f"{heap[1] / 1e6:.1f} MB ({heap[1] / heap[0]:.2f}x)")
+
+
+if __name__ == '__main__':
+    main()
