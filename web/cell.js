@@ -138,7 +138,7 @@ export class Cell {
     let retry = status.querySelector('[data-testid="retry"]');
     if (!retry) {
       retry = document.createElement("button");
-      Object.assign(retry, { type: "button", className: "retry", textContent: "Retry", hidden: true });
+      Object.assign(retry, { type: "button", className: "button retry", textContent: "Retry", hidden: true });
       retry.dataset.testid = "retry";
       retry.addEventListener("click", () => this.session.retry());
       status.append(retry);
