@@ -119,23 +119,28 @@ def test_python_in_the_worker_cannot_evaluate_javascript(page, site_url):
     expect(run(page).locator('pre.stdout')).to_contain_text('EvalError')
 
 
-BLOB_WORKER_FROM_PYTHON = """import js, sys
+ESCAPES_FROM_PYTHON = """import js, sys
 from pyodide.ffi import create_proxy
-sys.blob_worker = "no answer"
+sys.escapes = {"worker": "no answer", "fetch": "no answer"}
+def answer(name, text):
+    sys.escapes[name] = text
 worker = js.Worker.new(js.URL.createObjectURL(js.Blob.new(["postMessage(6 * 7)"])))
-worker.onmessage = create_proxy(lambda event: setattr(sys, "blob_worker", f"JavaScript ran: {event.data}"))
-worker.onerror = create_proxy(lambda event: setattr(sys, "blob_worker", "refused"))
+worker.onmessage = create_proxy(lambda event: answer("worker", f"JavaScript ran: {event.data}"))
+worker.onerror = create_proxy(lambda event: answer("worker", "refused"))
+js.fetch("ELSEWHERE").then(create_proxy(lambda response: answer("fetch", f"fetched: {response.status}")),
+                           create_proxy(lambda error: answer("fetch", "refused")))
 """
 
 
-def test_python_in_the_worker_cannot_start_javascript_of_its_own(page, site_url):
+def test_python_in_the_worker_cannot_start_javascript_or_reach_another_origin(page, site_url):
     """With worker-src blob:, a program could run any JavaScript in a worker of its own: no eval needed."""
+    elsewhere = site_url.replace('127.0.0.1', 'localhost') + 'build.json'  # the same server, another origin
     open_playground(page, site_url)
-    type_program(page, BLOB_WORKER_FROM_PYTHON)
+    type_program(page, ESCAPES_FROM_PYTHON.replace('ELSEWHERE', elsewhere))
     run(page)
     page.wait_for_timeout(1000)
-    type_program(page, 'import sys\nprint(sys.blob_worker)\n')
-    expect(run(page).locator('pre.stdout')).to_have_text('refused\n')
+    type_program(page, 'import sys\nprint(sys.escapes)\n')
+    expect(run(page).locator('pre.stdout')).to_have_text("{'worker': 'refused', 'fetch': 'refused'}\n")
 
 
 def test_article_cells_run_within_the_policy(watched, site_url):
