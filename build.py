@@ -27,6 +27,7 @@ NODE_MODULES = ROOT / 'node_modules'
 PYODIDE = NODE_MODULES / 'pyodide'
 PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip']
 VIZ = NODE_MODULES / '@viz-js' / 'viz' / 'dist' / 'viz.js'
+DOMPURIFY = NODE_MODULES / 'dompurify' / 'dist' / 'purify.es.mjs'  # graph-renderer.js cleans graphs with it
 ESBUILD = NODE_MODULES / '.bin' / 'esbuild'
 EDITOR_SOURCE = 'editor.js'  # bundled with CodeMirror into editor.bundle.js, not copied
 PLOT_SOURCE = 'plot.js'  # bundled with Observable Plot into plot.bundle.js, loaded with the first chart
@@ -205,6 +206,7 @@ def build():
             copy(source, DIST / source.relative_to(ROOT / 'web'))
     python_version, micropip = copy_pyodide()
     copy(VIZ, DIST / 'vendor' / 'viz.js')
+    copy(DOMPURIFY, DIST / 'vendor' / 'purify.es.mjs')
     graphviz = download_wheel(GRAPHVIZ)
     wheels = [copy(graphviz, DIST / 'wheels' / graphviz.name).name, build_scalargrad_wheel(DIST / 'wheels').name]
     make_snapshot(wheels)

@@ -119,27 +119,42 @@ def test_python_in_the_worker_cannot_evaluate_javascript(page, site_url):
     expect(run(page).locator('pre.stdout')).to_contain_text('EvalError')
 
 
-BLOB_WORKER_FROM_PYTHON = """import js, sys
-from pyodide.ffi import create_proxy
-sys.blob_worker = "no answer"
-worker = js.Worker.new(js.URL.createObjectURL(js.Blob.new(["postMessage(6 * 7)"])))
-worker.onmessage = create_proxy(lambda event: setattr(sys, "blob_worker", f"JavaScript ran: {event.data}"))
-worker.onerror = create_proxy(lambda event: setattr(sys, "blob_worker", "refused"))
+ESCAPES_FROM_PYTHON = """import js
+try:
+    js.Worker.new(js.URL.createObjectURL(js.Blob.new(["postMessage(6 * 7)"])))
+    print("worker: started")
+except Exception as error:
+    print("worker: refused", type(error).__name__)
+js.fetch("ELSEWHERE")
 """
 
 
-def test_python_in_the_worker_cannot_start_javascript_of_its_own(page, site_url):
+def test_python_in_the_worker_cannot_start_javascript_or_reach_another_origin(page, site_url):
     """With worker-src blob:, a program could run any JavaScript in a worker of its own: no eval needed.
-    Whatever it started ends with its run: a run that used `js` gets its worker ended (test_trust.py), and
-    the next run, on a fresh Python, finds nothing of it."""
+    Both attempts are refused or never leave: the worker's constructor throws, and no request goes out.
+    (Whatever a run starts would also end with it: its worker is ended after a run that used `js`.)"""
+    elsewhere = site_url.replace('127.0.0.1', 'localhost') + 'build.json'  # the same server, another origin
+    requests = []
+    page.on('request', lambda request: requests.append(request.url))
     open_playground(page, site_url)
-    type_program(page, BLOB_WORKER_FROM_PYTHON)
+    type_program(page, ESCAPES_FROM_PYTHON.replace('ELSEWHERE', elsewhere))
+    expect(run(page).locator('pre.stdout')).to_contain_text('worker: refused')
+    page.wait_for_timeout(500)
+    assert elsewhere not in requests, 'the fetch to another origin left the page'
+    open_playground(page, site_url)
+    type_program(page, ESCAPES_FROM_PYTHON.replace('ELSEWHERE', elsewhere))
     run(page)
+<<<<<<< HEAD
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
     type_program(page, 'import sys\nprint(getattr(sys, "blob_worker", "gone"))\n')
     section = run(page)
     expect(section.locator('pre.stdout')).to_have_text('gone\n')
     expect(section).to_contain_text('A fresh Python runs this program')
+=======
+    page.wait_for_timeout(1000)
+    type_program(page, 'import sys\nprint(sys.escapes)\n')
+    expect(run(page).locator('pre.stdout')).to_have_text("{'worker': 'refused', 'fetch': 'refused'}\n")
+>>>>>>> csp
 
 
 def test_article_cells_run_within_the_policy(watched, site_url):

@@ -190,6 +190,31 @@ g
     expect(graphs(section).first.locator('path, polygon').first).to_be_attached()
 
 
+def test_graphviz_styling_survives_the_cleaning_and_smuggled_attributes_do_not(playground):
+    # Gradient fills (url(#...) and stops with a style), dashed lines, tooltips and HTML-like labels draw;
+    # attributes smuggled through fontname (a test id, a style, a paint from outside the drawing) do not.
+    type_program(playground, r"""from graphviz import Digraph
+smuggled = 'x" data-testid="run" aria-label="Run" style="outline: 9px solid red" stroke="url(/elsewhere.svg#paint)'
+g = Digraph(graph_attr={'bgcolor': 'white:lightblue'})
+g.node('a', label='gradient', style='filled', fillcolor='red:green', tooltip='a tip: here')
+g.node('b', label='<<b>bold</b> and <i>italic</i>>', shape='circle', style='dashed')
+g.node('c', label='smuggler', fontname=smuggled)
+g.edge('a', 'b', style='dashed', tooltip='an edge tip')
+g.edge('b', 'c', style='dotted', color='red:blue')
+g
+""")
+    svg = graphs(run(playground)).first
+    for text in ['gradient', 'bold', 'italic', 'smuggler']:
+        expect(svg).to_contain_text(text)
+    assert svg.locator('[fill^="url(#"]').count() == 2  # the background and node a
+    assert svg.locator('stop[style*="stop-color"]').count() == 4
+    assert svg.locator('[stroke-dasharray]').count() >= 3
+    assert svg.locator('a[*|title="a tip: here"]').count() == 1
+    assert svg.locator('a[*|title="an edge tip"]').count() == 1
+    assert svg.locator('[data-testid], [aria-label], text[style], [stroke^="url(/"]').count() == 0
+    expect(playground.get_by_test_id('run')).to_have_count(1)
+
+
 def test_after_running_out_of_memory_the_next_run_has_its_memory_back(playground):
     type_program(playground, 'hoard = []\nwhile True:\n    hoard.append(bytearray(50_000_000))\n')
     section = run(playground, expected_state='error')

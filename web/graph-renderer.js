@@ -1,4 +1,5 @@
-// Turns DOT into a safe <svg> element, using render-worker.js for the layout.
+// Turns DOT into a safe <svg> element, using render-worker.js for the layout and DOMPurify to clean it.
+import DOMPurify from "./vendor/purify.es.mjs";
 import { startModuleWorker } from "./start-worker.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -58,39 +59,46 @@ export class GraphRenderer {
   }
 }
 
+/** Parses Graphviz's SVG text into an <svg> element of this document, with only what a drawing needs. */
 export function parseSvg(text) {
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = doc.documentElement;
-  if (svg.nodeName !== "svg" || doc.querySelector("parsererror")) {
+  if (svg.namespaceURI !== SVG_NS || svg.localName !== "svg" || doc.querySelector("parsererror")) {
     throw new Error("Graphviz produced an SVG the browser cannot read");
   }
-  sanitize(svg);
+  purify.sanitize(svg, GRAPHVIZ_SVG);
   return document.adoptNode(svg);
 }
 
 // Graphviz copies some attributes into the SVG unescaped (fontname: a quote ends the attribute and
-// starts new markup) or as links (URL, href, image). So keep only the SVG elements and attributes that
-// Graphviz writes for a drawing, no links (even "#code=..." would open other code), no url() outside it.
-const DRAWING_ELEMENTS = new Set([
-  "svg", "g", "title", "text", "a", "polygon", "polyline", "path", "ellipse", "circle",
-  "defs", "linearGradient", "radialGradient", "stop",
-]);
-const DRAWING_ATTRIBUTES = new Set([
+// starts new markup) or as links (URL, href, image). So DOMPurify keeps only the SVG elements and
+// attributes that Graphviz writes for a drawing: no links (even "#code=..." would open other code),
+// no images, foreignObject or style elements, no url() outside the drawing.
+const DRAWING_ATTRIBUTES = [
   "xmlns", "xmlns:xlink", "xml:space", "width", "height", "viewBox", "preserveAspectRatio", "id", "class",
   "transform", "points", "d", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy",
   "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-opacity", "opacity",
   "font-family", "font-size", "font-weight", "font-style", "text-anchor", "text-decoration", "baseline-shift",
-  "gradientUnits", "offset", "style", "xlink:title", "target",
-]);
+  "gradientUnits", "offset", "style", "xlink:title",
+];
+const GRAPHVIZ_SVG = {
+  IN_PLACE: true,
+  ALLOWED_TAGS: [
+    "svg", "g", "title", "text", "#text", "a", "polygon", "polyline", "path", "ellipse", "circle",
+    "defs", "linearGradient", "radialGradient", "stop",
+  ],
+  ALLOWED_ATTR: DRAWING_ATTRIBUTES,
+  ADD_URI_SAFE_ATTR: DRAWING_ATTRIBUTES, // none is a link; the hook below checks url()
+  ALLOW_DATA_ATTR: false, // data-testid="run" on a node would pass for the page's own button
+  ALLOW_ARIA_ATTR: false,
+  KEEP_CONTENT: false, // what is inside a dropped element goes with it
+};
 const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i;
 
-function sanitize(svg) {
-  for (const element of svg.querySelectorAll("*")) {
-    if (element.namespaceURI !== SVG_NS || !DRAWING_ELEMENTS.has(element.localName)) element.remove();
+const purify = DOMPurify(window); // an instance of our own: its hook applies to graphs only
+purify.addHook("uponSanitizeAttribute", (element, attribute) => {
+  // Graphviz writes style only on gradient stops (stop-color, stop-opacity).
+  if (OUTSIDE_URL.test(attribute.attrValue) || (attribute.attrName === "style" && element.localName !== "stop")) {
+    attribute.keepAttr = false;
   }
-  for (const element of [svg, ...svg.querySelectorAll("*")]) {
-    for (const { name, value } of [...element.attributes]) {
-      if (!DRAWING_ATTRIBUTES.has(name) || OUTSIDE_URL.test(value)) element.removeAttribute(name);
-    }
-  }
-}
+});
