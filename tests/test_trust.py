@@ -17,7 +17,9 @@ FRESH = 'A fresh Python runs this program'
 
 
 def run_program(page, code, expected_state='ready'):
-    # After a run that reached out, the next Python may still be restoring (a busy machine): wait for it.
+    # After a run that reached out, the next Python may still be restoring (a busy machine): wait for the
+    # last run's verdict, then for that Python.
+    page.evaluate('async () => { await window.playground.session.python.settled; }')
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', re.compile('ready|error'), timeout=STARTUP_TIMEOUT_MS)
     type_program(page, code)
     return run(page, expected_state)
@@ -53,6 +55,27 @@ def test_a_run_cannot_change_a_later_run(page, site_url, first, second, expected
     section = run_program(page, second)
     expect(section.locator('pre.stdout')).to_have_text(expected + '\n')
     expect(section.locator('.notice')).to_contain_text(FRESH)
+
+
+LATE_FETCH = '''import js
+from pyodide.ffi import create_proxy
+def later():
+    js.fetch("late-callback-ran")
+js.fetch("index.html")
+js.setTimeout(create_proxy(later), 0)
+print("asked")
+'''
+
+
+def test_a_timer_of_a_run_never_fires_after_it(page, site_url):
+    requests = []
+    page.on('request', lambda request: requests.append(request.url))
+    open_playground(page, site_url)
+    run_program(page, LATE_FETCH)
+    run_program(page, 'print("next")')
+    page.wait_for_timeout(500)
+    assert any(url.endswith('/index.html') for url in requests), 'the run did not fetch at all'
+    assert not any('late-callback-ran' in url for url in requests), 'the callback ran after its run ended'
 
 
 def test_ordinary_runs_keep_their_python(page, site_url):

@@ -38,8 +38,9 @@ export class PythonClient {
     if (this.latest.ready) onReady(this.latest.ready);
   }
 
-  start() {
-    this.promote(this.standby || this.spawn());
+  /** Starts Python, or swaps in the standby; `text` says so while it is not ready yet. */
+  start(text = null) {
+    this.promote(this.standby || this.spawn(), text);
   }
 
   spawn() {
@@ -48,13 +49,14 @@ export class PythonClient {
   }
 
   /** Makes `interpreter` the one that runs programs; the page follows its start if it is not ready yet. */
-  promote(interpreter) {
+  promote(interpreter, text) {
     this.standby = null;
     this.interpreter = interpreter;
     this.ready = interpreter.readyMessage !== null;
     this.latest = {};
     if (this.ready) this.announce(interpreter.readyMessage);
     else if (interpreter.progress) this.receive(interpreter, interpreter.progress);
+    else if (text) this.receive(interpreter, { type: "progress", step: 1, steps: 3, text });
   }
 
   prepareStandby(delay) {
@@ -134,7 +136,7 @@ export class PythonClient {
       const why = reasons.join("; ");
       interpreter.terminate(); // at once: nothing that the run left behind runs on
       this.freshNotice = `A fresh Python runs this program: the last run ${why}, which would have changed later runs.`;
-      this.start();
+      this.start("Starting a fresh Python…");
       this.onFresh(this.freshNotice);
     }
     interpreter.whenSettled?.();

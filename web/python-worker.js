@@ -180,6 +180,9 @@ async function run({ id, code, env, checks }) {
     reach(`left Python in a state that could not be checked (${describe(error)})`);
   }
   post({ type: "settled", id, reasons: [...reasons] });
+  // This worker has run its last program: close it now, discarding the tasks the run queued (a timer, a
+  // promise's callback), rather than one message later, when the page terminates it.
+  if (reasons.size) self.close();
   reasons.clear();
 }
 
