@@ -3,7 +3,9 @@ forces a fresh Python, and memory over 30 runs with Clear between them.
 
     python build.py && python bench/trust.py [--runs 5]
 
-Prints medians over --runs. No assertions: figures only (tests/test_trust.py asserts the behaviour).
+Python's live objects are counted with gc.get_objects(), which itself earns the next run a fresh Python:
+run 5's count is from the first interpreter, run 30's from one that ran runs 6 to 30. The JS heap is read
+after a full collection (DevTools protocol). Prints medians over --runs. No assertions: figures only (tests/test_trust.py asserts the behaviour).
 """
 import argparse
 import statistics
@@ -20,7 +22,8 @@ from page import LAUNCH, TIMEOUT  # noqa: E402
 
 NEURON = (ROOT / 'web' / 'examples' / 'neuron.py').read_text()
 TAINT = 'import math\nmath.pi = 3'
-CHAIN = 'x = Value(1.0)\ny = x\nfor i in range(3000):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n'
+CHAIN = 'x = Value(1.0)\ny = x\nfor i in range({}):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n'
+CHAINS = {3000: 'a 6,000-value program (too large to draw whole)', 900: 'a 1,800-value program, drawn'}
 COUNT = '\nimport gc\ngc.collect()\nprint(len(gc.get_objects()))'
 
 # Click Run from inside the page and time to a selector in the new run's section.
@@ -31,6 +34,7 @@ TIME_RUN = """async ([code, selector]) => {
   const start = performance.now();
   document.querySelector('[data-testid=run]').click();
   await new Promise((resolve) => {
+    if (!selector) return resolve();
     const check = () => {
       const sections = output.querySelectorAll('section.run');
       if (sections.length > before && sections[sections.length - 1].querySelector(selector)) { observer.disconnect(); resolve(); }
@@ -41,7 +45,10 @@ TIME_RUN = """async ([code, selector]) => {
   });
   const ms = performance.now() - start;
   const status = document.querySelector('[data-testid=status]');
-  while (status.dataset.state === 'running' || document.querySelector('[data-testid=run]').disabled) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 50));
+  while (status.dataset.state !== 'ready' && status.dataset.state !== 'error' || document.querySelector('[data-testid=run]').disabled) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
   return ms;
 }"""
 
@@ -76,22 +83,29 @@ def main():
             fresh_at_once.append(page.evaluate(TIME_RUN, ["print('first')", 'pre.stdout']))
         page.close()
 
-        page = open_page(browser, url)
-        objects, heap = [], []
-        for i in range(30):
-            page.evaluate(TIME_RUN, [CHAIN + (COUNT if i in (4, 29) else ''), 'pre, figure, .notice, .graph-too-large'])
-            if i in (4, 29):
-                objects.append(int(page.locator('[data-testid=output] section.run').last.locator('pre.stdout').inner_text()))
-                heap.append(page.evaluate('performance.memory.usedJSHeapSize'))
-            page.get_by_test_id('clear').click()
+        memory = {}
+        for length in CHAINS:
+            page = open_page(browser, url)
+            cdp = page.context.new_cdp_session(page)
+            objects, heap = [], []
+            for i in range(30):
+                page.evaluate(TIME_RUN, [CHAIN.format(length) + (COUNT if i in (4, 29) else ''), None])
+                if i in (4, 29):
+                    objects.append(int(page.locator('[data-testid=output] section.run').last.locator('pre.stdout').inner_text()))
+                    cdp.send('HeapProfiler.collectGarbage')
+                    heap.append(cdp.send('Runtime.getHeapUsage')['usedSize'])
+                page.get_by_test_id('clear').click()
+            memory[length] = objects, heap
+            page.close()
         browser.close()
     print(f"Run→graph, neuron: median {statistics.median(graph):.0f} ms (min {min(graph):.0f}, max {max(graph):.0f}), {args.runs} runs")
     print(f"first output after a run that forces a fresh Python, standby ready: median {statistics.median(fresh_ready):.0f} ms "
           f"(min {min(fresh_ready):.0f}, max {max(fresh_ready):.0f})")
-    print(f"  the same, Run pressed at once (standby still restoring): median {statistics.median(fresh_at_once):.0f} ms")
-    print(f"30 runs of a 6,000-value program with Clear between them: Python's live objects {objects[0]:,} after run 5, "
-          f"{objects[1]:,} after run 30 ({objects[1] / objects[0]:.3f}x); page JS heap {heap[0] / 1e6:.1f} MB -> "
-          f"{heap[1] / 1e6:.1f} MB ({heap[1] / heap[0]:.2f}x)")
+    print(f"  the same with Run pressed at once after the run that reached out: median {statistics.median(fresh_at_once):.0f} ms")
+    for length, (objects, heap) in memory.items():
+        print(f"30 runs of {CHAINS[length]}, Clear between them: Python's live objects {objects[0]:,} after run 5, "
+              f"{objects[1]:,} after run 30 ({objects[1] / objects[0]:.3f}x); page JS heap after a full collection "
+              f"{heap[0] / 1e6:.1f} MB -> {heap[1] / 1e6:.1f} MB ({heap[1] / heap[0]:.2f}x)")
 
 
 if __name__ == '__main__':
