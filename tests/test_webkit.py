@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.proxy import Proxy
 from selenium.webdriver.remote.client_config import ClientConfig
+from selenium.webdriver.remote.remote_connection import RemoteConnection
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
@@ -36,9 +37,13 @@ pytestmark = [
 
 @pytest.fixture(scope='session')
 def display():
-    """A private X server; -displayfd makes it pick a free display and write its number once it is up."""
+    """A private X server; -displayfd makes it pick a free display and write its number once it is up.
+
+    -noreset: by default Xvfb resets when its last client leaves, and a browser that starts during the reset
+    cannot open the display and exits (WebKitWebDriver then waits for it forever).
+    """
     read, write = os.pipe()
-    xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
+    xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'],
                             pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write)
     with os.fdopen(read) as pipe:
@@ -72,6 +77,7 @@ def guard():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield server
     server.shutdown()
+    server.server_close()
 
 
 NEW_SESSION_TIMEOUT_S = 60  # a new session takes 1 to 3 s; now and then the browser never answers (see below)
@@ -87,7 +93,7 @@ def start_webkit(display, proxy, log):
     service.start()
     config = ClientConfig(remote_server_addr=service.service_url, timeout=NEW_SESSION_TIMEOUT_S)
     try:
-        driver = webdriver.Remote(service.service_url, options=options, client_config=config)
+        driver = webdriver.Remote(RemoteConnection(client_config=config), options=options)
     except Exception:
         service.stop()
         raise
@@ -105,7 +111,7 @@ def webkit(display, guard, tmp_path):
     try:
         driver, service = start_webkit(display, proxy, str(log))
     except urllib3.exceptions.HTTPError:
-        # Under load, WebKitWebDriver now and then waits forever for a MiniBrowser that has already exited.
+        # If MiniBrowser exits before it answers, WebKitWebDriver waits for it forever: start it once more.
         warnings.warn(f"WebKit did not start within {NEW_SESSION_TIMEOUT_S} s and was started again; "
                       f"its log: {log.read_text()[-2000:]!r}")
         driver, service = start_webkit(display, proxy, str(tmp_path / 'webkit-again.log'))
