@@ -12,12 +12,16 @@ import shutil
 import socketserver
 import subprocess
 import threading
+import warnings
 
 import pytest
+import urllib3
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.proxy import Proxy
+from selenium.webdriver.remote.client_config import ClientConfig
+from selenium.webdriver.remote.remote_connection import RemoteConnection
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
@@ -33,9 +37,13 @@ pytestmark = [
 
 @pytest.fixture(scope='session')
 def display():
-    """A private X server; -displayfd makes it pick a free display and write its number once it is up."""
+    """A private X server; -displayfd makes it pick a free display and write its number once it is up.
+
+    -noreset: by default Xvfb resets when its last client leaves, and a browser that starts during the reset
+    cannot open the display and exits (WebKitWebDriver then waits for it forever).
+    """
     read, write = os.pipe()
-    xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
+    xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'],
                             pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write)
     with os.fdopen(read) as pipe:
@@ -69,22 +77,52 @@ def guard():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield server
     server.shutdown()
+    server.server_close()
+
+
+NEW_SESSION_TIMEOUT_S = 60  # a new session takes 1 to 3 s; now and then the browser never answers (see below)
+COMMAND_TIMEOUT_S = 150  # above the page load and script timeouts: a hung driver fails a test, not the suite
+
+
+def start_webkit(display, proxy, log):
+    options = webdriver.WebKitGTKOptions()
+    options.add_argument('--automation')
+    options.proxy = Proxy({'proxyType': 'manual', 'httpProxy': proxy, 'sslProxy': proxy, 'noProxy': sorted(LOCAL_HOSTS)})
+    service = webdriver.WebKitGTKService(executable_path=shutil.which('WebKitWebDriver'),
+                                         env={**os.environ, 'DISPLAY': display}, log_output=log)
+    service.start()
+    config = ClientConfig(remote_server_addr=service.service_url, timeout=NEW_SESSION_TIMEOUT_S)
+    try:
+        driver = webdriver.Remote(RemoteConnection(client_config=config), options=options)
+    except Exception:
+        service.stop()
+        raise
+    config.timeout = COMMAND_TIMEOUT_S
+    driver.set_page_load_timeout(RUN_TIMEOUT_MS / 1000)
+    driver.set_script_timeout(RUN_TIMEOUT_MS / 1000)
+    return driver, service
 
 
 @pytest.fixture
-def webkit(display, guard):
+def webkit(display, guard, tmp_path):
     """A fresh WebKit (its automation session keeps no data between sessions, so no service worker either)."""
-    options = webdriver.WebKitGTKOptions()
-    options.add_argument('--automation')
     proxy = f'127.0.0.1:{guard.server_address[1]}'
-    options.proxy = Proxy({'proxyType': 'manual', 'httpProxy': proxy, 'sslProxy': proxy, 'noProxy': sorted(LOCAL_HOSTS)})
-    service = webdriver.WebKitGTKService(executable_path=shutil.which('WebKitWebDriver'),
-                                         env={**os.environ, 'DISPLAY': display})
-    driver = webdriver.WebKitGTK(options=options, service=service)
-    driver.set_script_timeout(RUN_TIMEOUT_MS / 1000)
+    log = tmp_path / 'webkit.log'
+    try:
+        driver, service = start_webkit(display, proxy, str(log))
+    except urllib3.exceptions.HTTPError:
+        # If MiniBrowser exits before it answers, WebKitWebDriver waits for it forever: start it once more.
+        warnings.warn(f"WebKit did not start within {NEW_SESSION_TIMEOUT_S} s and was started again; "
+                      f"its log: {log.read_text()[-2000:]!r}")
+        driver, service = start_webkit(display, proxy, str(tmp_path / 'webkit-again.log'))
     guard.attempts.clear()
-    yield driver
-    driver.quit()
+    try:
+        yield driver
+    finally:
+        try:
+            driver.quit()
+        finally:
+            service.stop()
     assert guard.attempts == [], f"the page tried to reach the network: {guard.attempts}"
 
 
