@@ -16,7 +16,7 @@ FILENAME = '<editor>'
 @pytest.fixture
 def watch():
     said = []
-    audit, changes, _ = isolation._make(said.append, None)
+    audit, changes = isolation._make(said.append)
 
     def run(source):
         """The reasons a program gives, less what changes by itself in this busy test process."""
@@ -38,7 +38,7 @@ CLEAN = {
 
 TOUCHED = {
     'builtins.print replaced': ('import builtins\nbuiltins.print = len', 'module builtins'),
-    'a method of Value replaced': ('import scalargrad.engine as e\ne.Value.__add__ = lambda a, b: "hacked"', 'class of the module scalargrad.engine'),
+    'a method of Value replaced': ('import scalargrad.engine as e\ne.Value.__add__ = lambda a, b: "hacked"', 'a class or a closure of the module scalargrad.engine'),
     'a function of the playground replaced': ('import scalargrad.playground as p\np.run = None', 'module scalargrad.playground'),
     'a stdlib constant changed': ('import math\nmath.pi = 3', 'module math'),
     'an import hook added': ('import sys\nclass Finder:\n    find_spec = staticmethod(lambda *a: None)\n'
@@ -106,3 +106,93 @@ def test_the_runs_own_functions_and_unpublished_classes_are_not_reported(watch):
     audit('object.__setattr__', (type('Made', (), {}), '__qualname__', 'X'))
     audit('import', ('fractions', None, None, None, None))
     assert said == []
+
+
+SETTINGS = {
+    'the garbage collector turned off': ('import gc\ngc.disable()', 'gc.enable()'),
+    'an environment variable': ('import os\nos.environ["PLAYGROUND_TEST"] = "1"', 'del os.environ["PLAYGROUND_TEST"]'),
+    'the digits of int to str': ('import sys\nsys.set_int_max_str_digits(0)', 'sys.set_int_max_str_digits(4300)'),
+    'a warnings filter': ('import warnings\nwarnings.simplefilter("ignore")', 'warnings.filters.pop(0)'),
+    "a closure's cell": ('import os\nos.fsencode.__closure__[0].cell_contents = "x"',
+                         'os.fsencode.__closure__[0].cell_contents = cell'),
+}
+
+
+@pytest.mark.parametrize('source, undo', SETTINGS.values(), ids=SETTINGS.keys())
+def test_a_setting_changed_in_place_is_noticed(watch, source, undo):
+    import gc
+    import os
+    import warnings
+    run, _, _ = watch
+    cell = os.fsencode.__closure__[0].cell_contents
+    try:
+        assert run(source) != []
+    finally:
+        exec(undo, {'gc': gc, 'os': os, 'sys': sys, 'warnings': warnings, 'cell': cell})
+
+
+@pytest.mark.parametrize('event, args', [
+    ('open', ('x.py', 'w', 0)),
+    ('open', ('x.py', None, 0o1101)),  # os.open(O_WRONLY | O_CREAT | O_TRUNC)
+    ('os.rename', ('a', 'b', -1, -1)),
+    ('os.chdir', ('/tmp',)),
+    ('os.putenv', (b'A', b'1')),
+])
+def test_changes_to_files_the_directory_or_the_environment_are_reported(watch, event, args):
+    _, audit, said = watch
+    audit(event, args)
+    assert said, f"{event} {args} was not reported"
+
+
+def test_reading_a_file_is_not_reported(watch):
+    _, audit, said = watch
+    audit('open', ('data.csv', 'r', 0))
+    audit('open', ('data.csv', None, 0))  # os.open(O_RDONLY)
+    assert said == []
+
+
+def test_the_check_runs_no_code_of_the_programs(watch):
+    """A program's __eq__, __hash__ or __class__ called by the check could reach the check's own state."""
+    run, _, _ = watch
+    source = """
+import sys, types
+calls = []
+class Spy:
+    def __eq__(self, other):
+        calls.append('eq')
+        return False
+    def __hash__(self):
+        calls.append('hash')
+        return 1
+    @property
+    def __class__(self):
+        calls.append('class')
+        return type
+class Name(str):
+    __eq__, __hash__ = Spy.__eq__, Spy.__hash__
+module = types.ModuleType('spied')
+module.spy, module.calls = Spy(), calls
+Made = type('Made', (), {})
+Made.__module__ = Spy()
+module.Made = Made
+sys.modules['spied'] = module
+sys.modules[Name('spied_by_name')] = module
+sys.modules[Spy()] = module
+calls.clear()  # from here on, only the check could call them
+"""
+    try:
+        reasons = run(source)
+        calls = list(sys.modules['spied'].calls)
+    finally:
+        for key in [k for k in sys.modules if type(k) is not str or k == 'spied']:
+            del sys.modules[key]
+    assert calls == []
+    assert reasons != []
+
+
+def test_the_playgrounds_recursion_limit_is_watched_where_it_stands_in(watch, monkeypatch):
+    """The page puts a capped setrecursionlimit into sys: changing its defaults or code changes later runs."""
+    _, audit, said = watch
+    monkeypatch.setattr(sys, 'setrecursionlimit', playground._capped_recursion_limit)
+    audit('object.__setattr__', (sys.setrecursionlimit, '__defaults__', (print,)))
+    assert said, 'a change to the stand-in for sys.setrecursionlimit was not reported'

@@ -43,6 +43,21 @@ LATER_RUNS = {
     "the playground's own functions replaced": (
         'import scalargrad.playground as p, scalargrad.isolation as i\n'
         'p.run = p.watch = p.Runner = None\ni.install = i.note = lambda *a: []', 'print(2 + 2)', '4'),
+    "a callback scheduled with pyodide.webloop's own function": (
+        'import builtins, pyodide.webloop as loop\nfrom pyodide.ffi import create_once_callable\n'
+        'def later():\n    builtins.print = lambda *args, **kwargs: None\n'
+        'loop.scheduleCallback(create_once_callable(later), 50)',
+        'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),
+    "Pyodide's internals reached through sys.modules": (
+        'import sys\napi = sys.modules["pyodide_js._api"]\napi.version = "hacked"', 'print("ran")', 'ran'),
+    "JavaScript run through a function's constructor": (
+        'import sys\npackages = sys.modules["pyodide._package_loader"].loadedPackages\n'
+        'try:\n    packages.constructor.constructor("return 1")()\nexcept Exception as e:\n    print(type(e).__name__)',
+        'print("ran")', 'ran'),
+    "the worker's postMessage replaced through js": (
+        'import js\nfrom pyodide.ffi import create_proxy\n'
+        'js.MessagePort.prototype.postMessage = create_proxy(lambda *args: None)',
+        'print("still printing")', 'still printing'),
     'a task left on the event loop': ('import asyncio\nasync def later():\n    await asyncio.sleep(0.05)\n'
                                       '    import builtins\n    builtins.print = None\nasyncio.ensure_future(later())',
                                       'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),

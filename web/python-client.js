@@ -13,6 +13,8 @@ export class PythonRestarted extends Error {
 }
 
 const INTERRUPT_GRACE_MS = 1500;
+// The check after a run takes milliseconds; a worker that has not given its verdict by then is not trusted.
+const SETTLE_TIMEOUT_MS = 10000;
 const STANDBY_DELAY_MS = 2000; // after the first ready: the standby's restore must not slow the first runs
 const SIGINT = 2;
 
@@ -55,8 +57,8 @@ export class PythonClient {
     this.ready = interpreter.readyMessage !== null;
     this.latest = {};
     if (this.ready) this.announce(interpreter.readyMessage);
+    else if (text) this.receive(interpreter, { type: "progress", step: interpreter.progress?.step ?? 1, steps: 3, text });
     else if (interpreter.progress) this.receive(interpreter, interpreter.progress);
-    else if (text) this.receive(interpreter, { type: "progress", step: 1, steps: 3, text });
   }
 
   prepareStandby(delay) {
@@ -78,6 +80,11 @@ export class PythonClient {
   receive(interpreter, message) {
     if (message.type === "progress") interpreter.progress = message;
     if (message.type === "ready") interpreter.readyMessage = message;
+    if (message.type === "reached") {
+      interpreter.reached ??= message.reason; // the first way a run reached out: this worker will go
+      if (interpreter === this.interpreter && !interpreter.whenSettled) this.afterRun([]); // between runs
+      return;
+    }
     if (interpreter !== this.interpreter) {
       if (message.type === "failed" && interpreter === this.standby) {
         interpreter.terminate(); // the next promotion boots one the usual way, and reports its failure
@@ -99,6 +106,10 @@ export class PythonClient {
         break;
       case "done":
         if (pending) this.settle().resolve(message.result);
+        clearTimeout(interpreter.settleTimer);
+        interpreter.settleTimer = setTimeout(() => {
+          if (interpreter === this.interpreter) this.afterRun(["did not give its verdict after the run"]);
+        }, SETTLE_TIMEOUT_MS);
         break;
       case "settled":
         this.afterRun(message.reasons);
@@ -132,14 +143,17 @@ export class PythonClient {
   /** After each run the worker says whether the run reached outside its namespace; if so, it goes. */
   afterRun(reasons) {
     const interpreter = this.interpreter;
-    if (reasons.length) {
-      const why = reasons.join("; ");
+    clearTimeout(interpreter.settleTimer);
+    const all = [...new Set([interpreter.reached, ...reasons].filter(Boolean))].slice(0, 3);
+    if (all.length) {
+      const why = all.join("; ");
       interpreter.terminate(); // at once: nothing that the run left behind runs on
       this.freshNotice = `A fresh Python runs this program: the last run ${why}, which would have changed later runs.`;
       this.start("Starting a fresh Python…");
       this.onFresh(this.freshNotice);
     }
     interpreter.whenSettled?.();
+    interpreter.whenSettled = null;
   }
 
   /** Forgets a named env's namespace. */

@@ -12,18 +12,27 @@ let runProgram = null;
 let changes = null;
 let interruptBuffer = null;
 // The page's private channel, in module scope: Python's `js` is the global scope, which does not hold it.
-let port = null;
-// Why the run in progress reached outside its namespace; python-client.js replaces this worker if any.
-const reasons = new Set();
-const reach = (reason) => reasons.add(String(reason));
+// `send` is bound once: JavaScript that a program runs could replace MessagePort.prototype.postMessage.
+let send = null;
+// How the run in progress first reached outside its namespace. The page hears of it at once, before
+// anything the program does next (its own JavaScript could change what this module relies on later).
+let reached = "starting";
+const reach = (reason) => {
+  if (reached !== null) return;
+  reached = String(reason);
+  send({ type: "reached", reason: reached });
+};
+// Callbacks that Pyodide's event loop has scheduled and that have not run yet (asyncio's tasks, sleeps).
+let scheduled = 0;
 
-const post = (message) => port.postMessage(message);
+const post = (message) => send(message);
 const progress = (step, text) => post({ type: "progress", step, steps: STEPS, text });
 
 self.onmessage = ({ data }) => {
-  if (data.type !== "init" || port) return;
+  if (data.type !== "init" || send) return;
   self.onmessage = null;
-  port = data.port;
+  const port = data.port;
+  send = port.postMessage.bind(port);
   port.onmessage = ({ data }) => {
     if (data.type === "run") run(data);
     else if (data.type === "reset") playground.reset(data.env);
@@ -32,29 +41,34 @@ self.onmessage = ({ data }) => {
 };
 
 /**
- * The object Python sees as `js`: the global scope, but any use of it marks the run, which then gets a
- * worker of its own that ends with it (a timer or a handler set through `js` would otherwise outlive it).
+ * `target` as Python may see it: any use marks the run, which then gets a worker of its own that ends
+ * with it (a timer or a handler set through it would otherwise outlive the run).
  */
-const jsGlobals = new Proxy(globalThis, {
-  get(target, key) {
-    reach("used JavaScript (the js module)");
-    const value = Reflect.get(target, key);
-    // Web API functions (setTimeout, fetch) refuse to be called on a Proxy; constructors keep their statics.
-    return typeof value === "function" && !("prototype" in value) ? value.bind(target) : value;
-  },
-  set(target, key, value) {
-    reach("used JavaScript (the js module)");
-    return Reflect.set(target, key, value);
-  },
-  defineProperty(target, key, descriptor) {
-    reach("used JavaScript (the js module)");
-    return Reflect.defineProperty(target, key, descriptor);
-  },
-  deleteProperty(target, key) {
-    reach("used JavaScript (the js module)");
-    return Reflect.deleteProperty(target, key);
-  },
-});
+function marked(target, reason) {
+  return new Proxy(target, {
+    get(target, key) {
+      reach(reason);
+      const value = Reflect.get(target, key);
+      // Web API functions (setTimeout, fetch) refuse to be called on a Proxy; constructors keep their statics.
+      return target === globalThis && typeof value === "function" && !("prototype" in value) ? value.bind(target) : value;
+    },
+    set(target, key, value) {
+      reach(reason);
+      return Reflect.set(target, key, value);
+    },
+    defineProperty(target, key, descriptor) {
+      reach(reason);
+      return Reflect.defineProperty(target, key, descriptor);
+    },
+    deleteProperty(target, key) {
+      reach(reason);
+      return Reflect.deleteProperty(target, key);
+    },
+  });
+}
+
+/** The object Python sees as `js`: the worker's global scope. */
+const jsGlobals = marked(globalThis, "used JavaScript (the js module)");
 
 async function download(url) {
   const response = await fetch(url);
@@ -94,9 +108,11 @@ async function boot({ base, interruptBuffer: buffer }) {
   playground = pyodide.pyimport("scalargrad.playground");
   if (start.from === "snapshot") playground.restored();
   watchPyodideApi();
+  countScheduledCallbacks();
+  guardFunctionConstructors();
   runProgram = playground.run;
   changes = playground.watch(reach);
-  reasons.clear(); // what the worker itself did to start Python
+  reached = null; // what the worker itself did to start Python is not a run's
   measure("engine");
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, timings });
 }
@@ -159,12 +175,13 @@ async function loadMicropipIfImported(code, notice) {
 
 async function run({ id, code, env, checks }) {
   if (interruptBuffer) interruptBuffer[0] = 0;
-  reasons.clear();
+  reached = null;
   const emit = (text) => post({ type: "output", id, event: JSON.parse(text) });
   try {
     await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
     // Pyodide turns JS null into jsnull, not None: pass undefined for "no env" and "no checks".
     const result = JSON.parse(runProgram(code, emit, env ?? undefined, checks ?? undefined));
+    if (result.fresh) reach(result.fresh);
     post({ type: "done", id, result });
   } catch (error) {
     // Not a Python exception (run() catches those): Pyodide itself failed and cannot be trusted.
@@ -172,30 +189,74 @@ async function run({ id, code, env, checks }) {
     return;
   }
   // After "done", while the page draws: whether this interpreter may run the next program.
+  const reasons = [];
   try {
     const found = changes();
-    for (const reason of found) reach(reason);
+    reasons.push(...found.toJs());
     found.destroy();
   } catch (error) {
-    reach(`left Python in a state that could not be checked (${describe(error)})`);
+    reasons.push(`left Python in a state that could not be checked (${describe(error)})`);
   }
-  post({ type: "settled", id, reasons: [...reasons] });
+  if (scheduled > 0) reasons.push("left work scheduled on the event loop");
+  post({ type: "settled", id, reasons });
   // This worker has run its last program: close it now, discarding the tasks the run queued (a timer, a
   // promise's callback), rather than one message later, when the page terminates it.
-  if (reasons.size) self.close();
-  reasons.clear();
+  if (reasons.length || reached !== null) self.close();
 }
 
-/** `pyodide_js` (Pyodide's own API, which can set handlers that outlive a run) marks the run, like `js`. */
+/**
+ * `pyodide_js` (Pyodide's own API, which can set handlers that outlive a run) marks the run, like `js`;
+ * so does the module `pyodide_js._api`, Pyodide's internals, which Python imported while it started.
+ */
 function watchPyodideApi() {
-  const api = new Proxy(pyodide, {
-    get(target, key) {
-      reach("used Pyodide's JavaScript API (pyodide_js)");
-      return Reflect.get(target, key);
-    },
-  });
-  pyodide.registerJsModule("pyodide_js", api);
+  pyodide.registerJsModule("pyodide_js", marked(pyodide, "used Pyodide's JavaScript API (pyodide_js)"));
   pyodide.runPython("import sys; sys.modules.pop('pyodide_js', None); import pyodide_js");
+  const modules = pyodide.pyimport("sys").modules;
+  modules.set("pyodide_js._api", marked(pyodide._api, "used Pyodide's internals (pyodide_js._api)"));
+  modules.destroy();
+}
+
+/**
+ * Pyodide's event loop schedules every callback (asyncio's tasks, sleeps, call_later) through one function,
+ * which pyodide.webloop imported while Python started. This one counts what has not run yet: work a run
+ * leaves behind would run during a later one.
+ */
+function countScheduledCallbacks() {
+  const schedule = pyodide._api.scheduleCallback;
+  const counted = (callback, timeout = 0) => {
+    scheduled += 1;
+    schedule(() => {
+      scheduled -= 1;
+      callback();
+    }, timeout);
+  };
+  pyodide._api.scheduleCallback = counted;
+  const webloop = pyodide.pyimport("pyodide.webloop");
+  webloop.scheduleCallback = counted;
+  webloop.destroy();
+}
+
+/**
+ * Any JavaScript function Python can see leads, through `f.constructor`, to Function: a way to run
+ * JavaScript without `js`. The constructors that functions inherit now mark the run (Pyodide itself never
+ * calls them this way).
+ */
+function guardFunctionConstructors() {
+  const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
+  for (const kind of kinds) {
+    const prototype = Object.getPrototypeOf(kind);
+    const marked = new Proxy(prototype.constructor, {
+      apply(target, self, args) {
+        reach("ran JavaScript of its own");
+        return Reflect.apply(target, self, args);
+      },
+      construct(target, args, newTarget) {
+        reach("ran JavaScript of its own");
+        return Reflect.construct(target, args, newTarget === marked ? target : newTarget);
+      },
+    });
+    Object.defineProperty(prototype, "constructor", { value: marked, writable: true, configurable: true });
+  }
 }
 
 function describe(error) {

@@ -8,20 +8,24 @@ model"); this module only has to notice, cheaply:
   defines, by the identity of what they hold, and sys's import and trace hooks, compared with the same
   after the run before (about 15 ms in the page, spent after the run has reported "done");
 - an audit hook for what leaves no trace in a namespace: a function's code replaced, another audit hook,
-  the garbage collector's lists of objects, ctypes, importing js or pyodide. It reports to `report`, a
-  JavaScript function that can only raise a flag, at once: nothing the program does later unsays it.
-Reaching JavaScript through `js` or `pyodide_js` is noticed in the worker itself (python-worker.js).
+  the garbage collector's lists of objects, ctypes, importing js or pyodide, writing files, the working
+  directory or the environment. It reports to `report`, a JavaScript function that can only raise a flag,
+  at once: nothing the program does later unsays it.
+Reaching JavaScript (`js`, `pyodide_js`, a JavaScript function's constructor) and work left on the event
+loop are noticed in the worker itself (python-worker.js).
 
 A program could try to blind the check itself, so `install` builds it from closures over what it needs,
-taken when Python starts: replacing a module's functions, a class's methods or a builtin changes nothing
-that the check calls, and reaching its closures takes the garbage collector's lists, which the audit
-hook reports first.
+taken when Python starts, and keeps no reference to them where a program could reach it: replacing a
+module's functions, a class's methods or a builtin changes nothing that the check calls, reaching its
+closures takes the garbage collector's lists, which the audit hook reports first, and the check runs no
+code of the program's (no `==`, `isinstance` or hashing of what the program could have put there).
 """
-import functools
 import gc
 import operator
+import os
 import sys
-from types import FunctionType, MappingProxyType, MethodType, ModuleType
+import warnings
+from types import CellType, FunctionType, MappingProxyType, MethodType, ModuleType
 
 RUN_FILES = frozenset({'<editor>', '<checks>'})  # playground.FILENAME and checks.FILENAME
 SENSITIVE_IMPORTS = frozenset({'ctypes', '_ctypes', 'js', 'pyodide_js', '_pyodide', 'pyodide', 'micropip'})
@@ -34,17 +38,26 @@ AUDITED = {
     'gc.get_objects': "used the garbage collector's list of objects",
     'gc.get_referrers': "used the garbage collector's list of objects",
     'gc.get_referents': "used the garbage collector's list of objects",
+    'os.chdir': 'changed the working directory',
+    'os.putenv': 'changed an environment variable',
+    'os.unsetenv': 'changed an environment variable',
 }
+# Files outlive a run: a module written next to the program would be imported by a later one.
+FILE_CHANGES = frozenset({'os.remove', 'os.rename', 'os.mkdir', 'os.rmdir', 'os.symlink', 'os.link', 'os.truncate',
+                          'os.chmod', 'os.chown', 'os.utime', 'os.chflags', 'os.lchflags', 'shutil.rmtree'})
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made at run time, whose attributes can be set
 
 
-def _make(report, loop_class):
-    """(audit, changes, note): the hook, the check after each run, and a way to add a reason of one's own."""
+def _make(report):
+    """(audit, changes): the hook, and the check after each run."""
     # Everything the check uses is bound here, once.
     modules_dict, meta_path, path_hooks, path, callbacks = sys.modules, sys.meta_path, sys.path_hooks, sys.path, gc.callbacks
-    gettrace, getprofile = sys.gettrace, sys.getprofile
-    is_, len_, all_, any_, map_, zip_, list_, tuple_, type_, isinstance_, str_, set_ = (
-        operator.is_, len, all, any, map, zip, list, tuple, type, isinstance, str, set)
+    gettrace, getprofile, gc_enabled, gc_threshold = sys.gettrace, sys.getprofile, gc.isenabled, gc.get_threshold
+    int_digits, switch_interval, getcwd = sys.get_int_max_str_digits, sys.getswitchinterval, os.getcwd
+    environ, warnings_module = os.environ._data, warnings
+    is_, len_, all_, any_, map_, zip_, list_, tuple_, type_, issubclass_, str_, set_ = (
+        operator.is_, len, all, any, map, zip, list, tuple, type, issubclass, str, set)
     # A class's own namespace and names, whatever its metaclass says (a run's metaclass could run code).
     type_dict = type.__dict__['__dict__'].__get__
     type_module = type.__dict__['__module__'].__get__
@@ -53,13 +66,20 @@ def _make(report, loop_class):
     dict_get, dict_items, dict_values, proxy_values = dict.get, dict.items, dict.values, MappingProxyType.values
     module_dict = ModuleType.__dict__['__dict__'].__get__
     function_code = FunctionType.__dict__['__code__'].__get__
+    function_closure = FunctionType.__dict__['__closure__'].__get__
     function_module = FunctionType.__dict__['__module__'].__get__
     function_qualname = FunctionType.__dict__['__qualname__'].__get__
     method_function = MethodType.__dict__['__func__'].__get__
+    cell_contents = CellType.__dict__['cell_contents'].__get__
     split, startswith, run_files, sensitive, audited = str.split, str.startswith, RUN_FILES, SENSITIVE_IMPORTS, AUDITED
+    file_changes, write_flags = FILE_CHANGES, WRITE_FLAGS
 
-    said, imported, classes = set_(), set_(), {}
-    state = {'scheduled': 0, 'before': None}
+    said, imported, classes, cells = set_(), set_(), {}, {}
+    state = {'before': None}
+
+    def text(value):
+        """value if it is a str itself: a str subclass could run code when compared, hashed or printed."""
+        return value if type_(value) is str_ else None
 
     def say(reason):
         if reason not in said:
@@ -73,42 +93,60 @@ def _make(report, loop_class):
             obj = method_function(obj)
             kind = type_(obj)
         if kind is FunctionType:
-            return function_code(obj).co_filename in run_files
-        cls = obj if isinstance_(obj, type) else kind
-        return type_dict(cls).get('__module__') == '__main__'
+            filename = text(function_code(obj).co_filename)
+            return filename is not None and filename in run_files
+        cls = obj if issubclass_(kind, type) else kind
+        return text(type_dict(cls).get('__module__')) == '__main__'
 
     def published(obj):
         """Whether a module holds obj (a class or function) under its own name: a change reaches later runs.
         Classes that an import makes and then finishes (namedtuple sets their attributes) are not yet there."""
-        if isinstance_(obj, ModuleType):
+        kind = type_(obj)
+        if issubclass_(kind, ModuleType):
             return True
-        if isinstance_(obj, type):
-            module, qualname = type_module(obj), type_qualname(obj)
-        elif type_(obj) is FunctionType:
-            module, qualname = function_module(obj), function_qualname(obj)
+        if issubclass_(kind, type):
+            module, qualname = text(type_module(obj)), type_qualname(obj)
+        elif kind is FunctionType:
+            module, qualname = text(function_module(obj)), text(function_qualname(obj))
         else:
             return False
-        target = dict_get(modules_dict, module) if type_(module) is str_ else None
-        for part in split(qualname, '.'):
-            space = (module_dict(target) if isinstance_(target, ModuleType) else
-                     type_dict(target) if isinstance_(target, type) else {})
+        target = dict_get(modules_dict, module) if module is not None and qualname is not None else None
+        for part in split(qualname or '', '.'):
+            space = (module_dict(target) if issubclass_(type_(target), ModuleType) else
+                     type_dict(target) if issubclass_(type_(target), type) else {})
             target = space.get(part)
         return target is obj
 
     def describe(obj):
-        if isinstance_(obj, type):
-            return f"the class {type_module(obj)}.{type_qualname(obj)}"
-        if type_(obj) is FunctionType:
-            return f"the function {function_module(obj)}.{function_qualname(obj)}"
-        if isinstance_(obj, ModuleType):
-            return f"the module {dict_get(module_dict(obj), '__name__', '?')}"
-        return type_qualname(type_(obj))
+        kind = type_(obj)
+        if issubclass_(kind, type):
+            return f"the class {text(type_module(obj))}.{text(type_qualname(obj))}"
+        if kind is FunctionType:
+            return f"the function {text(function_module(obj))}.{text(function_qualname(obj))}"
+        if issubclass_(kind, ModuleType):
+            return f"the module {text(dict_get(module_dict(obj), '__name__'))}"
+        return text(type_qualname(kind))
+
+    def writes(mode, flags):
+        """Whether an `open` event's mode ('w', 'r+') or os.open flags can change a file."""
+        mode = text(mode)
+        if mode is not None:
+            return any_(c in mode for c in 'wax+')
+        return type_(flags) is int and flags & write_flags != 0
 
     def audit(event, args):
         if event == 'import':
-            imported.add(args[0])
-            if split(args[0], '.')[0] in sensitive:
-                say(f"imported {args[0]}")
+            name = text(args[0])
+            if name is None:
+                return
+            imported.add(name)
+            if split(name, '.')[0] in sensitive:
+                say(f"imported {name}")
+        elif event == 'open':
+            if writes(args[1], args[2]):
+                say('wrote to a file')
+        elif event in file_changes:
+            say('changed the file system')
         elif event in audited:
             target = args[0] if args else None
             if startswith(event, 'object.') and (defined_in_run(target) or not published(target)):
@@ -120,35 +158,61 @@ def _make(report, loop_class):
     def same(keys, values, old_keys, old_values):
         return len_(keys) == len_(old_keys) and all_(map_(is_, keys, old_keys)) and all_(map_(is_, values, old_values))
 
+    def defined_here(name, value):
+        return issubclass_(type_(value), type) and type_flags(value) & HEAPTYPE and text(type_module(value)) == name
+
     def class_namespaces(name, namespace):
         """The namespaces of the classes a module defines (types written in C cannot be changed)."""
-        return [type_dict(v) for v in dict_values(namespace)
-                if isinstance_(v, type) and type_flags(v) & HEAPTYPE and type_module(v) == name]
+        return [type_dict(v) for v in dict_values(namespace) if defined_here(name, v)]
+
+    def closure_cells(name, namespace):
+        """The closure cells of the functions a module and its classes hold: a cell can be set unaudited."""
+        found = []
+        for values in [dict_values(namespace), *map_(proxy_values, classes[name])]:
+            for v in values:
+                if type_(v) is FunctionType and (closure := function_closure(v)) is not None:
+                    found += closure
+        return found
+
+    def contents(cell):
+        try:
+            return cell_contents(cell)
+        except ValueError:  # empty
+            return cells
+
+    def settings():
+        """What a run can set in place, compared by value (ints, strs and tuples of them run no code)."""
+        return (gc_enabled(), gc_threshold(), int_digits(), switch_interval(), getcwd(),
+                tuple_(dict_items(environ)) if all_(type_(k) is bytes and type_(v) is bytes for k, v in dict_items(environ)) else None)
 
     def fingerprint():
         """What later runs would see: what each module and each class it defines holds, by identity."""
         modules, others = {}, []
         for name, m in list_(dict_items(modules_dict)):
-            if type_(m) is ModuleType and type_(d := module_dict(m)) is dict:
+            if type_(name) is str_ and type_(m) is ModuleType and type_(d := module_dict(m)) is dict:
                 modules[name] = (m, tuple_(d), tuple_(dict_values(d)))
                 if name not in classes:
                     classes[name] = class_namespaces(name, d)
+                    cells[name] = tuple_(closure_cells(name, d))
             else:
                 others += (name, m)
-        spaces = {name: [(tuple_(d), tuple_(proxy_values(d))) for d in classes[name]] for name in modules}
+        # Per module: its classes' namespaces, then its closures' cells and what they hold.
+        spaces = {name: [*((tuple_(d), tuple_(proxy_values(d))) for d in classes[name]),
+                         (cells[name], tuple_(map_(contents, cells[name])))] for name in modules}
+        filters = dict_get(module_dict(warnings_module), 'filters')
         hooks = (*meta_path, None, *path_hooks, None, *path, None, *callbacks, None, *others, None,
-                 gettrace(), getprofile())
-        return modules, spaces, hooks
+                 *(filters if type_(filters) is list else ()), None, gettrace(), getprofile())
+        return modules, spaces, hooks, settings()
 
     def changes():
         """Reasons why the next run needs a new Python (an empty list: none); then forgets this run."""
-        modules, spaces, hooks = after = fingerprint()
-        old_modules, old_spaces, old_hooks = state['before']
+        modules, spaces, hooks, values = after = fingerprint()
+        old_modules, old_spaces, old_hooks, old_values = state['before']
         reasons = list_(said)
-        if state['scheduled']:
-            reasons.append("left work scheduled on the event loop")
         if len_(hooks) != len_(old_hooks) or not all_(map_(is_, hooks, old_hooks)):
-            reasons.append("changed sys.modules or sys's import or trace hooks")
+            reasons.append("changed sys.modules, sys's import or trace hooks, or the warnings filters")
+        if values != old_values:
+            reasons.append("changed a setting of Python's (the garbage collector, the environment, the working directory)")
         for name, (module, keys, values) in dict_items(modules):
             old = dict_get(old_modules, name)
             if old is None:
@@ -160,32 +224,17 @@ def _make(report, loop_class):
                 reasons.append(f"changed the module {name}")
         for name, namespaces in dict_items(spaces):
             if any_(not same(*new, *old) for new, old in zip_(namespaces, dict_get(old_spaces, name, ()))):
-                reasons.append(f"changed a class of the module {name}")
+                reasons.append(f"changed a class or a closure of the module {name}")
         state['before'] = after
         imported.clear()
         said.clear()
-        state['scheduled'] = 0 if reasons else state['scheduled']
         return reasons[:3]
 
-    if loop_class is not None:  # asyncio's tasks and handles all go through call_later
-        call_later = loop_class.call_later
-
-        @functools.wraps(call_later)
-        def counted(loop, delay, callback, *args, **kwargs):
-            state['scheduled'] += 1
-
-            def run(*args):
-                state['scheduled'] -= 1
-                return callback(*args)
-            return call_later(loop, delay, run, *args, **kwargs)
-        loop_class.call_later = counted
-
     state['before'] = fingerprint()
-    return audit, changes, say
+    return audit, changes
 
 
-
-_note = None
+_installed = False
 
 
 def install(report):
@@ -193,20 +242,11 @@ def install(report):
 
     report(reason) is called the moment a run reaches out in a way that leaves no trace.
     """
-    global _note
-    if _note is not None:
+    global _installed
+    if _installed:
         raise RuntimeError("scalargrad.isolation is already installed")
-    try:
-        from pyodide.webloop import WebLoop
-    except ImportError:  # plain CPython (the tests)
-        WebLoop = None
-    audit, changes, _note = _make(report, WebLoop)
+    _installed = True
+    audit, changes = _make(report)
     sys.addaudithook(audit)
     changes()  # from here on: installing this changed this module
     return changes
-
-
-def note(reason):
-    """A reason of the playground's own for a fresh Python after this run (it ran out of memory)."""
-    if _note is not None:
-        _note(reason)

@@ -293,15 +293,21 @@ RECURSION_LIMIT = sys.getrecursionlimit()
 MAX_RECURSION_LIMIT = 100_000
 
 
-def _capped_recursion_limit(limit, _set=sys.setrecursionlimit):
+_set_recursion_limit = sys.setrecursionlimit
+
+
+def _capped_recursion_limit(limit):
     if isinstance(limit, int) and limit > MAX_RECURSION_LIMIT:
         print(f"The playground allows at most {MAX_RECURSION_LIMIT:,} nested calls: the recursion limit is "
               f"{MAX_RECURSION_LIMIT:,}, not {limit:,}.", file=sys.stderr)
         limit = MAX_RECURSION_LIMIT
-    _set(limit)
+    _set_recursion_limit(limit)
 
 
-_capped_recursion_limit.__name__ = _capped_recursion_limit.__qualname__ = 'setrecursionlimit'
+# It stands in for sys.setrecursionlimit, under that name: scalargrad.isolation then sees it as published
+# there, and reports a change to it (its __code__ or __defaults__).
+_capped_recursion_limit.__module__, _capped_recursion_limit.__name__ = 'sys', 'setrecursionlimit'
+_capped_recursion_limit.__qualname__ = 'setrecursionlimit'
 
 
 def run(source, emit, env=None, checks=None):
@@ -335,7 +341,8 @@ def run(source, emit, env=None, checks=None):
         _release_traceback(e)
         if isinstance(e, MemoryError):
             # What the program held may stay in reference cycles: a fresh Python gives all of it back.
-            isolation.note("ran out of memory")
+            result['fresh'] = 'ran out of memory'
+
     finally:
         try:
             runner.charts.flush()  # Stop keeps the charts so far: send what was waiting
