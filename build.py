@@ -191,7 +191,10 @@ def compress(dist=DIST):
     for path in sorted(dist.rglob('*')):
         if path.suffix in COMPRESSIBLE and path.is_file():
             data = path.read_bytes()
-            Path(f"{path}.gz").write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+            # Written beside it, then renamed: serve never sends a half-written .gz.
+            partial = Path(f"{path}.gz.partial")
+            partial.write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+            partial.replace(f"{path}.gz")
 
 
 def build():

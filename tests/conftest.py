@@ -43,6 +43,7 @@ def site_url(site):
     server = _serve(isolated=True)
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture(scope='session')
@@ -51,6 +52,7 @@ def plain_site_url(site):
     server = _serve(isolated=False)
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture(scope='session')
