@@ -155,7 +155,7 @@ def test_syntax_error_in_a_program_with_a_magic_reports_the_real_line():
 def test_missing_module_says_what_is_available():
     result, _ = run('import a_module_the_playground_lacks')
     assert result['error']['type'] == 'ModuleNotFoundError'
-    assert 'scalargrad (also importable as micrograd) and graphviz' in result['error']['message']
+    assert 'scalargrad (also importable as micrograd), graphviz and micropip' in result['error']['message']
 
 
 def test_system_exit_and_input_do_not_end_the_page():
@@ -226,3 +226,59 @@ def test_a_learners_own_draw_dot_in_an_env_survives_later_runs():
     playground.run("print(draw_dot(1))", lambda text: events.append(json.loads(text)), env='own-draw')
     assert events == [{'type': 'stdout', 'text': 'mine\n'}]
     playground.reset('own-draw')
+
+
+@pytest.mark.parametrize('package, instead', [
+    ('numpy', 'the math module'), ('matplotlib', 'plot(step=k'), ('torch', 'gradcheck(root)'),
+    ('sklearn.datasets', 'make_moons'), ('pandas', 'lists and dicts'),
+])
+def test_a_package_this_build_lacks_is_named_with_what_to_use_instead(package, instead, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, package.split('.')[0], None)  # as if not installed, here too
+    result, _ = run(f'import {package}')
+    message = result['error']['message']
+    assert f"no {package.split('.')[0]}" in message and instead in message, message
+    assert 'micropip' in message
+
+
+def finish(job):
+    """Drives a run's coroutine by hand: asyncio.sleep(0) only yields, and asyncio.run needs stack
+    switching in Pyodide, which Node lacks."""
+    try:
+        while True:
+            job.send(None)
+    except StopIteration as finished:
+        return finished.value
+
+
+def test_top_level_await_runs_and_output_keeps_its_order():
+    events = []
+    job = playground.run('import asyncio\nprint("before")\nawait asyncio.sleep(0)\nprint("after")\n1 + 1',
+                         lambda text: events.append(json.loads(text)))
+    result = json.loads(finish(job))
+    assert result == {'status': 'ok'}
+    assert [(e['type'], e['text']) for e in events] == [('stdout', 'before\n'), ('stdout', 'after\n'), ('result', '2')]
+
+
+def test_an_error_after_an_await_has_the_learners_traceback():
+    job = playground.run('import asyncio\nawait asyncio.sleep(0)\n1 / 0', lambda text: None)
+    result = json.loads(finish(job))
+    assert result['error']['type'] == 'ZeroDivisionError' and result['error']['line'] == 3
+
+
+def test_display_shows_values_and_graphs_in_place():
+    result, events = run('''
+        from IPython.display import display
+        a = Value(2.0, label='a')
+        display(a)
+        display("text", None)
+        print("after")
+    ''')
+    assert result == {'status': 'ok'}
+    assert kinds(events) == ['graph', 'result', 'result', 'stdout']
+    assert [e['text'] for e in events[1:3]] == ["'text'", 'None']
+
+
+def test_display_is_there_without_an_import():
+    result, events = run('display(3)')
+    assert result == {'status': 'ok'} and events[-1] == {'type': 'result', 'text': '3'}

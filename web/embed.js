@@ -1,9 +1,13 @@
 // The script embed: `<script type="module" src="https://HOST/embed.js"></script>` turns every
 // `<pre data-playground>` of the page into a cell (or an exercise: exercise.js). All cells share one Python (started when the
 // reader first points at, focuses or runs a cell); cells of one env share one namespace.
+// `embed.js?lang=python` also turns fenced code blocks of that language into cells (code-blocks.js says
+// which markup counts), for Markdown sites that cannot add attributes; `env` and `theme` may be given
+// in the query too, for the whole page.
 // It also sizes this site's embed.html iframes on the page (frame-height.js).
 import { Cell } from "./cell.js";
 import { buildCellView, button, shadowHost } from "./cell-view.js";
+import { codeBlocks } from "./code-blocks.js";
 import { makeExercise } from "./exercise.js";
 import { resizeFrames } from "./frame-height.js";
 import { Notebook } from "./notebook.js";
@@ -11,12 +15,13 @@ import { registerServiceWorker } from "./offline.js";
 import { Session } from "./session.js";
 import { linkWithCode } from "./share-link.js";
 
-const DEFAULT_ENV = "page";
 const PLAYGROUND = new URL("./index.html", import.meta.url).href;
+const query = new URL(import.meta.url).searchParams;
+const DEFAULT_ENV = query.get("env") || "page";
 
 const session = new Session();
 const notebook = new Notebook(session);
-const pageTheme = document.querySelector('meta[name="backprop-playground-theme"]')?.content || "auto";
+const pageTheme = query.get("theme") || document.querySelector('meta[name="backprop-playground-theme"]')?.content || "auto";
 
 /** The code of a block as the author wrote it: the HTML parser already dropped the newline after <pre>. */
 const codeOf = (element) => element.textContent.replace(/^\n/, "").replace(/\s+$/, "");
@@ -34,7 +39,8 @@ const autorun = new IntersectionObserver((entries) => {
   }
 }, { threshold: 0.25 });
 
-function makeCell(pre) {
+/** A cell in place of `pre` (or of `element`, a fenced block's wrapper), running `code`. */
+function makeCell(pre, { element = pre, code = codeOf(pre) } = {}) {
   const { host, root } = shadowHost("cell");
   const env = envOf(pre);
   const parts = buildCellView(root, {
@@ -45,7 +51,7 @@ function makeCell(pre) {
   const cell = new Cell({
     session,
     parts,
-    code: codeOf(pre),
+    code,
     env,
     readOnly: pre.hasAttribute("data-readonly"),
     onRunRequest: (target) => notebook.run(target),
@@ -72,7 +78,7 @@ function makeCell(pre) {
   const start = () => session.start();
   host.addEventListener("pointerenter", start, { once: true });
   host.addEventListener("focusin", start, { once: true });
-  pre.replaceWith(host);
+  element.replaceWith(host);
   if (pre.hasAttribute("data-autorun")) autorun.observe(host);
   return cell;
 }
@@ -91,6 +97,9 @@ for (const pre of document.querySelectorAll("pre[data-playground]")) {
   } else {
     makeCell(pre);
   }
+}
+if (query.has("lang")) {
+  for (const { element, code } of codeBlocks(document, query.get("lang"))) makeCell(element, { code });
 }
 performance.mark("cells-shown"); // read by bench/page.py
 // On this site's own pages (article.html, course.html) the service worker keeps everything for offline

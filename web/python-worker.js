@@ -180,7 +180,7 @@ async function run({ id, code, env, checks }) {
   try {
     await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
     // Pyodide turns JS null into jsnull, not None: pass undefined for "no env" and "no checks".
-    const result = JSON.parse(runProgram(code, emit, env ?? undefined, checks ?? undefined));
+    const result = JSON.parse(await finished(runProgram(code, emit, env ?? undefined, checks ?? undefined)));
     if (result.fresh) reach(result.fresh);
     post({ type: "done", id, result });
   } catch (error) {
@@ -202,6 +202,16 @@ async function run({ id, code, env, checks }) {
   // This worker has run its last program: close it now, discarding the tasks the run queued (a timer, a
   // promise's callback), rather than one message later, when the page terminates it.
   if (reasons.length || reached !== null) self.close();
+}
+
+/** run()'s JSON text, or, for a program with top-level `await`, what its coroutine returns. */
+async function finished(value) {
+  if (typeof value === "string") return value;
+  try {
+    return await value;
+  } finally {
+    value.destroy();
+  }
 }
 
 /**

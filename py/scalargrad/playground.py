@@ -24,6 +24,7 @@ run() returns a JSON object: {"status": "ok"} | {"status": "interrupted"} |
 """
 import ast
 import builtins
+import inspect
 import json
 import linecache
 import math
@@ -42,8 +43,17 @@ FILENAME = '<editor>'
 OPEN_GROUPED = 300  # values: a network bigger than this opens grouped by neuron, the full graph a click away
 DISPLAY = '__playground_display__'
 NOTEBOOK_PREFIXES = ('%', '!')
-AVAILABLE = ("the Python standard library, scalargrad (also importable as micrograd) and graphviz "
+AVAILABLE = ("the Python standard library, scalargrad (also importable as micrograd), graphviz and micropip "
              "are available; the playground installs nothing from the internet")
+# What to use instead of a package that this offline build does not have.
+INSTEAD = {
+    'numpy': "use lists and the math module, or a Value for each number",
+    'matplotlib': "plot(step=k, loss=loss.data) draws a live chart, and plot_boundary(model, X, y) a decision boundary",
+    'torch': ("to cross-check gradients as the tutorials do with PyTorch, call gradcheck(root) "
+              "(from scalargrad.gradcheck import gradcheck) or press the graph's Check gradients button"),
+    'sklearn': "make_moons(n_samples=100, noise=0.1) is built in, as in micrograd's demo",
+    'pandas': "use lists and dicts",
+}
 
 
 class Output:
@@ -124,7 +134,7 @@ class Env:
             'Value': engine.Value, 'draw_dot': self.draw_dot, 'trace': trace,
             'Module': nn.Module, 'Neuron': nn.Neuron, 'Layer': nn.Layer, 'MLP': nn.MLP,
             'make_moons': make_moons, 'math': math, 'random': random, 'input': _no_input,
-            'plot': self.plot, 'plot_boundary': self.plot_boundary,
+            'plot': self.plot, 'plot_boundary': self.plot_boundary, 'display': display,
         }
 
     def draw_dot(self, root, rankdir='LR', format='svg'):
@@ -155,7 +165,7 @@ def watch(report):
     """In the page's worker: caps the recursion limit and starts noticing runs that reach outside their
     namespace (scalargrad.isolation). Returns changes(): after a run, why the next needs a fresh Python."""
     sys.setrecursionlimit = _capped_recursion_limit
-    install_micrograd_alias()
+    install_notebook_modules()
     return isolation.install(report)
 
 
@@ -218,15 +228,16 @@ class Runner:
     def show_too_large(self, text, nodes, limit):
         self.output.event(type='graph-too-large', text=text, nodes=nodes, limit=limit)
 
-    def display(self, value, is_last):
-        """A top-level expression statement: graphs always show, other values only when last."""
+    def display(self, value, is_last, explicit=False):
+        """A top-level expression statement: graphs always show, other values only when last (or when
+        `explicit`, from display(): None too)."""
         if id(value) in self._shown:
             return
         if isinstance(value, Dot):
             self.show_graph(value.source, value.node_count, value.title)
         elif _is_graphviz(value):
             self._show_graphviz(value)
-        elif not is_last or value is None:
+        elif not is_last or (value is None and not explicit):
             return
         elif is_node(value):
             self.draw_dot(value)
@@ -247,6 +258,31 @@ def _is_graphviz(value):
 
 def _no_input(prompt=''):
     raise RuntimeError("input() is not available in the playground: write the value into the code instead")
+
+
+# The run in progress, for IPython.display.display (an object's attribute: a module global that changed
+# with every run would look, to scalargrad.isolation, like a run changing this module).
+_active = types.SimpleNamespace(runner=None)
+
+
+def display(*values):
+    """Jupyter's display(): each value shows in place, a Value or a graph as a graph."""
+    runner = _active.runner
+    if runner is None:
+        raise RuntimeError("display() shows values only while a program runs")
+    for value in values:
+        runner.display(value, is_last=True, explicit=True)
+
+
+def install_notebook_modules():
+    """`from micrograd.engine import Value` gets scalargrad's, `from IPython.display import display` ours."""
+    install_micrograd_alias()
+    if 'IPython' not in sys.modules:
+        package = types.ModuleType('IPython', "the playground's stand-in for IPython: display() only")
+        module = types.ModuleType('IPython.display', "the playground's stand-in for IPython.display")
+        package.__path__ = []
+        package.display, module.display = module, display
+        sys.modules.update({'IPython': package, 'IPython.display': module})
 
 
 def install_micrograd_alias():
@@ -311,7 +347,8 @@ _capped_recursion_limit.__qualname__ = 'setrecursionlimit'
 
 
 def run(source, emit, env=None, checks=None):
-    install_micrograd_alias()
+    """The JSON result; for a program with top-level `await`, a coroutine that returns it."""
+    install_notebook_modules()
     sys.setrecursionlimit(RECURSION_LIMIT)  # what an earlier run set is not this run's
     if env is None:
         random.seed()  # nor is its random.seed()
@@ -319,18 +356,34 @@ def run(source, emit, env=None, checks=None):
     linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
     try:
         tree, skipped = parse(source)
-        code = compile(tree, FILENAME, 'exec')
+        code = compile(tree, FILENAME, 'exec', flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except SyntaxError as e:
         return json.dumps({'status': 'error', 'error': _syntax_error(e)})
     for line, text in skipped:
         output.event(type='notice', text=f"Line {line}: skipped {text!r}, a notebook command, not Python.")
 
     space = Env() if env is None else ENVS.setdefault(env, Env())
-    space.runner = runner = Runner(output, space.namespace)
+    space.runner = Runner(output, space.namespace)
+    job = _execute(code, space, checks)
+    if code.co_flags & inspect.CO_COROUTINE:
+        return job
+    try:
+        job.send(None)  # without `await` it never suspends
+    except StopIteration as finished:
+        return finished.value
+    raise RuntimeError("a program without await suspended")
+
+
+async def _execute(code, space, checks):
+    """Runs the compiled program in its namespace, one code path with or without top-level await."""
+    runner, output = space.runner, space.runner.output
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = Stream(output, 'stdout'), Stream(output, 'stderr')
+    _active.runner = runner
     try:
-        exec(code, space.namespace)
+        outcome = eval(code, space.namespace)
+        if inspect.iscoroutine(outcome):
+            await outcome
         result = {'status': 'ok'}
         if checks is not None:
             result['check'] = run_checks(checks, space.namespace, runner.show_graph)
@@ -342,15 +395,23 @@ def run(source, emit, env=None, checks=None):
         if isinstance(e, MemoryError):
             # What the program held may stay in reference cycles: a fresh Python gives all of it back.
             result['fresh'] = 'ran out of memory'
-
     finally:
         try:
             runner.charts.flush()  # Stop keeps the charts so far: send what was waiting
         except BaseException:  # a second Stop, or a model that fails now: the run is over anyway
             pass
         sys.stdout, sys.stderr = saved
+        _active.runner = None
         output.flush()
     return json.dumps(result)
+
+
+def _missing_module(error, message):
+    package = (error.name or '').split('.')[0]
+    if package in INSTEAD:
+        return (f"{message}: this playground has no {package}, and it runs offline, so it cannot install it. "
+                f"Instead, {INSTEAD[package]}. Also here: {AVAILABLE}.")
+    return f"{message}. In this playground {AVAILABLE}."
 
 
 def _syntax_error(e):
@@ -389,7 +450,7 @@ def _runtime_error(e):
     lines = [frame.lineno for frame in report.stack if frame.filename == FILENAME]
     message = str(e)
     if isinstance(e, ModuleNotFoundError):
-        message = f"{message}. In this playground {AVAILABLE}."
+        message = _missing_module(e, message)
     return {
         'type': type(e).__name__,
         'message': message,
