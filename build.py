@@ -31,8 +31,9 @@ DOMPURIFY = NODE_MODULES / 'dompurify' / 'dist' / 'purify.es.mjs'  # graph-rende
 ESBUILD = NODE_MODULES / '.bin' / 'esbuild'
 EDITOR_SOURCE = 'editor.js'  # bundled with CodeMirror into editor.bundle.js, not copied
 PLOT_SOURCE = 'plot.js'  # bundled with Observable Plot into plot.bundle.js, loaded with the first chart
+MARKDOWN_SOURCE = 'markdown.js'  # bundled with markdown-it into markdown.bundle.js, for notebook.html only
 SW_SOURCE = 'sw.js'  # bundled with Workbox, then given the precache manifest
-BUNDLED = {EDITOR_SOURCE, PLOT_SOURCE, SW_SOURCE}
+BUNDLED = {EDITOR_SOURCE, PLOT_SOURCE, MARKDOWN_SOURCE, SW_SOURCE}
 GRAPHVIZ = 'graphviz==0.21'
 PYODIDE_PYTHON = '3.14'
 COMPRESSIBLE = {'.html', '.css', '.js', '.mjs', '.json', '.wasm', '.svg', '.py', '.map', '.bin'}
@@ -51,7 +52,20 @@ CONTENT_SECURITY_POLICY = '; '.join([
     "form-action 'none'",
     "object-src 'none'",
 ])
-CSP_META = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(CONTENT_SECURITY_POLICY, quote=False)}">'  # a policy has no "
+# notebook.html alone may fetch from other hosts (`#url=` opens a notebook from any host that sends CORS
+# headers). Its workers keep the policy above: a worker's comes from its own response.
+NOTEBOOK_PAGE = 'notebook.html'
+NOTEBOOK_POLICY = CONTENT_SECURITY_POLICY.replace("connect-src 'self'", "connect-src *")
+
+
+def policy_for(path):
+    """The Content-Security-Policy of the file at `path` (a URL path or a file name)."""
+    name = str(path).split('?')[0].rstrip('/').rsplit('/', 1)[-1]
+    return NOTEBOOK_POLICY if name == NOTEBOOK_PAGE else CONTENT_SECURITY_POLICY
+
+
+def csp_meta(policy):
+    return f'<meta http-equiv="Content-Security-Policy" content="{html.escape(policy, quote=False)}">'  # a policy has no "
 
 
 def run(*command, label=None, **kwargs):
@@ -108,7 +122,7 @@ def copy_page(source, target):
     if page.count(charset) != 1:
         sys.exit(f"build.py: {source} needs exactly one {charset} (the CSP <meta> goes after it)")
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page.replace(charset, f"{charset}\n  {CSP_META}"), encoding='utf-8')
+    target.write_text(page.replace(charset, f"{charset}\n  {csp_meta(policy_for(target.name))}"), encoding='utf-8')
     print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)} (with the CSP <meta>)")
 
 
@@ -126,7 +140,8 @@ def copy_pyodide():
 
 
 def bundle_modules():
-    for source, bundle in [(EDITOR_SOURCE, 'editor.bundle.js'), (PLOT_SOURCE, 'plot.bundle.js')]:
+    for source, bundle in [(EDITOR_SOURCE, 'editor.bundle.js'), (PLOT_SOURCE, 'plot.bundle.js'),
+                           (MARKDOWN_SOURCE, 'markdown.bundle.js')]:
         run(ESBUILD, ROOT / 'web' / source, '--bundle', '--format=esm', '--minify', '--log-level=warning',
             f"--outfile={DIST / bundle}")
 
@@ -167,6 +182,7 @@ def bundle_service_worker(dist=DIST):
     """sw.js with the manifest of everything in `dist` (run it again after changing a built file)."""
     run(ESBUILD, ROOT / 'web' / SW_SOURCE, '--bundle', '--format=iife', '--minify', '--log-level=warning',
         '--define:process.env.NODE_ENV="production"', f"--define:CONTENT_SECURITY_POLICY={json.dumps(CONTENT_SECURITY_POLICY)}",
+        f"--define:NOTEBOOK_CONTENT_SECURITY_POLICY={json.dumps(NOTEBOOK_POLICY)}",
         f"--outfile={dist / SW_SOURCE}")
     # workbox-build writes the manifest: every file of the build with a revision, plus the SHA-384
     # integrity that sw.js checks before it serves a cached copy.
@@ -250,7 +266,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header('Cross-Origin-Opener-Policy', 'same-origin')
             self.send_header('Cross-Origin-Embedder-Policy', 'require-corp')
             # On every file: browsers apply it to documents and workers (python-worker.js, render-worker.js, sw.js).
-            self.send_header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+            self.send_header('Content-Security-Policy', policy_for(self.path))
         self.send_header('Cache-Control', 'no-cache')
         super().end_headers()
 

@@ -2,6 +2,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -83,3 +84,14 @@ def context(context):
     yield context
     assert attempts == [], f"the page tried to reach the network: {attempts}"
 
+
+
+def wait_until(page, expression, timeout_ms=30_000):
+    """page.wait_for_function, without its polling: when the first check fails, Playwright polls with
+    eval() inside the page, which the playground's Content-Security-Policy refuses (EvalError). Each
+    page.evaluate here is DevTools' own evaluation, which the policy does not govern."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_ms} ms waiting for {expression}")
+        page.wait_for_timeout(50)

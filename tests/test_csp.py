@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 import build
-from conftest import STARTUP_TIMEOUT_MS
+from conftest import STARTUP_TIMEOUT_MS, wait_until
 from test_course import IDS
 from test_course_page import check, exercise
 from test_embed import article, cells, other_origin, press_run  # noqa: F401 (other_origin is a fixture)
@@ -71,9 +71,18 @@ def test_serve_sends_each_pages_meta_as_its_header(site_url, name):
     headers, text = fetch(site_url + name)
     meta = Meta()
     meta.feed(text)
-    assert meta.policies == [build.CONTENT_SECURITY_POLICY]
+    assert meta.policies == [build.policy_for(name)]
     assert meta.first_tags == [], 'a script or stylesheet comes before the policy, which then does not govern it'
-    assert headers['Content-Security-Policy'] == build.CONTENT_SECURITY_POLICY
+    assert headers['Content-Security-Policy'] == build.policy_for(name)
+
+
+def test_only_the_notebook_page_may_fetch_from_other_hosts():
+    """notebook.html#url= opens notebooks from any host that sends CORS headers; nothing else differs."""
+    directives = lambda policy: dict(part.split(' ', 1) for part in policy.split('; '))  # noqa: E731
+    notebook, others = directives(build.policy_for('notebook.html')), directives(build.CONTENT_SECURITY_POLICY)
+    assert notebook.pop('connect-src') == '*' and others.pop('connect-src') == "'self'"
+    assert notebook == others
+    assert [name for name in PAGES if build.policy_for(name) != build.CONTENT_SECURITY_POLICY] == ['notebook.html']
 
 
 @pytest.mark.parametrize('name', ['python-worker.js', 'render-worker.js', 'sw.js'])
@@ -95,7 +104,7 @@ INJECT = '''() => {
 def test_script_injected_into_a_page_does_not_run(watched, site_url, name):
     watched.goto(site_url + name)
     watched.evaluate(INJECT)
-    watched.wait_for_function('cspViolations.length >= 2')
+    wait_until(watched, 'cspViolations.length >= 2')
     assert watched.evaluate('window.ranInjected') is None
     kinds = {v.split(' ')[0] for v in violations(watched)}
     assert kinds == {'script-src-elem', 'script-src-attr'}, violations(watched)

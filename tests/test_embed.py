@@ -13,7 +13,7 @@ import zlib
 import pytest
 from playwright.sync_api import expect
 
-from conftest import STARTUP_TIMEOUT_MS
+from conftest import STARTUP_TIMEOUT_MS, wait_until
 from test_page import playground, run, type_program  # noqa: F401 (playground is a fixture)
 
 pytestmark = pytest.mark.usefixtures('site')
@@ -174,7 +174,7 @@ def test_embed_html_in_an_iframe_follows_its_options_and_reports_its_height(page
     expect(frame.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
     expect(frame.locator('.cm-content')).to_have_attribute('aria-readonly', 'true')
     expect(frame.locator('.cell')).to_have_attribute('data-theme', 'dark')
-    page.wait_for_function('heights.some((m) => m.type === "backprop-playground:height" && m.height > 100)')
+    wait_until(page, 'heights.some((m) => m.type === "backprop-playground:height" && m.height > 100)')
     last = page.evaluate('heights.filter((m) => m.type === "backprop-playground:height").at(-1).height')
     expect(page.locator('#cell')).to_have_attribute('style', re.compile(f'height: {last}px'))
 

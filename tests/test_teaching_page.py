@@ -4,6 +4,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from conftest import wait_until
 from test_page import load_example, playground, run, type_program  # noqa: F401 (playground is a fixture)
 from test_teaching import A_PLUS_A
 
@@ -98,8 +99,7 @@ for k in range(100000):
     chart = playground.get_by_test_id('output').get_by_test_id('chart')
     expect(chart).to_have_count(1)
     expect(chart.locator('svg').first).to_be_visible()
-    playground.wait_for_function(
-        "Number(document.querySelector('[data-testid=chart]').dataset.points) > 20")
+    wait_until(playground, "Number(document.querySelector('[data-testid=chart]').dataset.points) > 20")
     assert playground.get_by_test_id('status').get_attribute('data-state') == 'running'
     playground.get_by_test_id('stop').click()
     expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready')

@@ -12,8 +12,8 @@ export class Cell {
    * parts: {editorHost, run, stop, status, output} elements (status holds .status-text and <progress>).
    * The code shows at once in a plain <pre> in editorHost, and becomes an editor when the bundle arrives.
    */
-  constructor({ session, parts, code, env = null, checks = null, readOnly = false, follow = false, onChange, onRunRequest }) {
-    Object.assign(this, { session, parts, env, checks, readOnly, onChange });
+  constructor({ session, parts, code, env = null, checks = null, readOnly = false, follow = false, onChange, onRunRequest, onAdvance }) {
+    Object.assign(this, { session, parts, env, checks, readOnly, onChange, onAdvance });
     this.onRunRequest = onRunRequest || (() => this.run());
     this.code = code;
     this.editor = null;
@@ -36,10 +36,17 @@ export class Cell {
       doc: this.code,
       readOnly: this.readOnly,
       onRun: () => this.onRunRequest(this),
+      // Shift+Enter: in a notebook, run and move to the next cell, as in Jupyter; elsewhere, run.
+      onAdvance: () => (this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this)),
       onChange: (text) => this.onChange?.(text),
     });
     this.fallback.remove();
     return this.editor;
+  }
+
+  focus() {
+    if (this.editor) this.editor.focus();
+    else this.fallback.focus();
   }
 
   getText() {

@@ -46,10 +46,10 @@ const errorLine = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-export function createEditor({ parent, doc, onRun, onChange, readOnly = false }) {
+export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, readOnly = false }) {
   const runKeys = [
     { key: "Mod-Enter", run: () => (onRun(), true) },
-    { key: "Shift-Enter", run: () => (onRun(), true) },
+    { key: "Shift-Enter", run: () => (onAdvance(), true) },
   ];
   const view = new EditorView({
     parent,

@@ -5,17 +5,19 @@
 // which markup counts), for Markdown sites that cannot add attributes; `env` and `theme` may be given
 // in the query too, for the whole page.
 // It also sizes this site's embed.html iframes on the page (frame-height.js).
-import { Cell } from "./cell.js";
-import { buildCellView, button, shadowHost } from "./cell-view.js";
+import { hostedCell } from "./cell-host.js";
+import { button } from "./cell-view.js";
 import { codeBlocks } from "./code-blocks.js";
 import { makeExercise } from "./exercise.js";
 import { resizeFrames } from "./frame-height.js";
 import { Notebook } from "./notebook.js";
 import { registerServiceWorker } from "./offline.js";
 import { Session } from "./session.js";
-import { linkWithCode } from "./share-link.js";
+import { notebookText } from "./ipynb.js";
+import { encodeCode, linkWithCode } from "./share-link.js";
 
 const PLAYGROUND = new URL("./index.html", import.meta.url).href;
+const NOTEBOOK_PAGE = new URL("./notebook.html", import.meta.url).href;
 const query = new URL(import.meta.url).searchParams;
 const DEFAULT_ENV = query.get("env") || "page";
 
@@ -41,23 +43,17 @@ const autorun = new IntersectionObserver((entries) => {
 
 /** A cell in place of `pre` (or of `element`, a fenced block's wrapper), running `code`. */
 function makeCell(pre, { element = pre, code = codeOf(pre) } = {}) {
-  const { host, root } = shadowHost("cell");
   const env = envOf(pre);
-  const parts = buildCellView(root, {
+  const { host, cell, parts } = hostedCell({
+    session,
+    notebook,
+    code,
+    env,
     name: `[${notebook.cells.length + 1}]`,
     theme: pre.dataset.theme || pageTheme,
     collapsed: pre.hasAttribute("data-collapsed"),
-  });
-  const cell = new Cell({
-    session,
-    parts,
-    code,
-    env,
     readOnly: pre.hasAttribute("data-readonly"),
-    onRunRequest: (target) => notebook.run(target),
   });
-  notebook.add(cell);
-  host.cell = cell;
   const restart = button("Restart", "quiet", "restart", `Forget every name that the cells of env "${env}" defined`);
   restart.addEventListener("click", () => {
     notebook.reset(env);
@@ -74,13 +70,30 @@ function makeCell(pre, { element = pre, code = codeOf(pre) } = {}) {
     event.preventDefault(); // the code may have changed since the pointer arrived
     window.open(await refreshLink(), "_blank", "noopener");
   });
-  parts.tools.append(restart, open);
+  const asNotebook = document.createElement("a");
+  Object.assign(asNotebook, { href: NOTEBOOK_PAGE, target: "_blank", rel: "noopener", textContent: "Open as notebook ↗" });
+  asNotebook.dataset.testid = "open-as-notebook";
+  asNotebook.addEventListener("click", async (event) => {
+    event.preventDefault();
+    window.open(await notebookLink(env), "_blank", "noopener");
+  });
+  parts.tools.append(restart, open, asNotebook);
   const start = () => session.start();
   host.addEventListener("pointerenter", start, { once: true });
   host.addEventListener("focusin", start, { once: true });
   element.replaceWith(host);
   if (pre.hasAttribute("data-autorun")) autorun.observe(host);
   return cell;
+}
+
+/** notebook.html with this env's cells (its hidden setup first) as a notebook, carried in the link itself. */
+async function notebookLink(env) {
+  const sources = [notebook.setups.get(env), ...notebook.cells.filter((cell) => cell.env === env).map((cell) => cell.getText())];
+  const cells = sources.filter(Boolean).map((source) => ({ type: "code", source, ran: false, outputs: [] }));
+  const title = document.title || "article";
+  const text = notebookText({ cells, metadata: { title } });
+  const name = `${title.replace(/[^\w -]+/g, "").trim().slice(0, 60) || "article"}.ipynb`;
+  return `${NOTEBOOK_PAGE}#name=${encodeURIComponent(name)}&nb=${await encodeCode(text)}`;
 }
 
 /** The cell's code with its env's setup and earlier cells before it, so that it runs on its own. */

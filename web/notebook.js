@@ -30,6 +30,23 @@ export class Notebook {
     return turn;
   }
 
+  /**
+   * Runs `cells` in order, each once, as Jupyter's Run all does: a cell that fails does not stop the
+   * ones after it; Stop (or Python restarting) does. Resolves with {failed: [cells], stopped}.
+   */
+  async runAll(cells) {
+    const failed = [];
+    for (const cell of cells) {
+      const turn = this.chain.then(() => cell.run());
+      this.chain = turn.catch(() => {});
+      const { status } = await turn;
+      if (status === "ok") this.ran.add(cell);
+      else failed.push(cell);
+      if (!["ok", "error"].includes(status)) return { failed, stopped: true };
+    }
+    return { failed, stopped: false };
+  }
+
   async runWithEarlier(cell) {
     let stopped = false;
     let current = null;

@@ -24,6 +24,7 @@ export class OutputList {
 
   /** Starts a new section; `note` says why it ran when the reader did not press its Run. */
   startRun(note) {
+    this.root.querySelector(":scope > section.saved")?.remove(); // a notebook's saved outputs, until it runs
     this.runs += 1;
     this.section = element("section", "run");
     this.section.dataset.run = String(this.runs);

@@ -42,8 +42,12 @@ const revalidate = {
 // Only documents and workers need the headers; other files pass through as cached, so that the browser
 // keeps its compiled-code cache for the runtime's wasm.
 const ISOLATED = new Set(["document", "iframe", "worker", "sharedworker"]);
+// notebook.html may fetch notebooks from other hosts (build.py, NOTEBOOK_POLICY); its workers may not.
+const NOTEBOOK_HEADERS = { ...HEADERS, "Content-Security-Policy": NOTEBOOK_CONTENT_SECURITY_POLICY };
+const headersFor = (request) =>
+  (request.destination === "document" && new URL(request.url).pathname.endsWith("/notebook.html") ? NOTEBOOK_HEADERS : HEADERS);
 const isolate = {
-  handlerWillRespond: async ({ request, response }) => (ISOLATED.has(request.destination) ? withHeaders(response, HEADERS) : response),
+  handlerWillRespond: async ({ request, response }) => (ISOLATED.has(request.destination) ? withHeaders(response, headersFor(request)) : response),
 };
 
 const explain = {

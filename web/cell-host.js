@@ -1,0 +1,13 @@
+// A cell in its own open shadow root (`data-testid="cell"`), one of a Notebook's cells: what article
+// cells (embed.js) and notebook.html's code cells are made of. Hosts add their own tools around it.
+import { Cell } from "./cell.js";
+import { buildCellView, shadowHost } from "./cell-view.js";
+
+export function hostedCell({ session, notebook, code, env, name, theme = "auto", collapsed = false, readOnly = false, onAdvance }) {
+  const { host, root } = shadowHost("cell");
+  const parts = buildCellView(root, { name, theme, collapsed });
+  const cell = new Cell({ session, parts, code, env, readOnly, onAdvance, onRunRequest: (target) => notebook.run(target) });
+  notebook.add(cell);
+  host.cell = cell;
+  return { host, cell, parts };
+}
