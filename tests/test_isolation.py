@@ -196,3 +196,73 @@ def test_the_playgrounds_recursion_limit_is_watched_where_it_stands_in(watch, mo
     monkeypatch.setattr(sys, 'setrecursionlimit', playground._capped_recursion_limit)
     audit('object.__setattr__', (sys.setrecursionlimit, '__defaults__', (print,)))
     assert said, 'a change to the stand-in for sys.setrecursionlimit was not reported'
+
+
+def test_a_str_subclass_as_a_qualname_or_a_class_key_runs_no_code_in_the_hook_or_the_check(watch, monkeypatch):
+    """Found in review: a qualname's __len__, or the __eq__ of a key that hashes like '__module__', ran the
+    program's code inside the audit hook or the check, whose frames lead to the check's own state."""
+    run, audit, said = watch
+    calls = []
+
+    class Sneaky(str):
+        def __len__(self):
+            calls.append('len')
+            return 1
+
+        def __hash__(self):
+            return hash('__module__')
+
+        def __eq__(self, other):
+            calls.append('eq')
+            return False
+
+    named = type('C', (), {'__module__': 'json', '__qualname__': Sneaky('C')})
+    audit('object.__setattr__', (named, '__name__', 'C'))
+    import types
+    module = types.ModuleType('sneaky_module')  # new to the check: it reads its classes' namespaces
+    module.K = type('K', (), {Sneaky('__module__'): 1})
+    monkeypatch.setitem(sys.modules, 'sneaky_module', module)
+    calls.clear()  # type() itself compared the key while it made K
+    assert run('pass') == []  # the module came before this run: the check sees it once, quietly
+    assert calls == []
+
+
+FINALIZER = '''
+class Ghost:
+    def __del__(self, left=[3]):
+        if left[0]:  # three times, so that the test process is rid of it in the end
+            left[0] -= 1
+            again = Ghost()
+            again.me = again  # garbage again, for the next collection to find: during a later run
+ghost = Ghost()
+ghost.me = ghost
+'''
+
+
+def test_objects_of_a_run_that_outlive_it_are_noticed():
+    """A finalizer (or a weakref callback) of the run's own would run during a later run's collection."""
+    import gc
+    import json
+    said = []
+    _, changes = isolation._make(said.append)
+    changes(namespace_gone=True)
+    assert json.loads(playground.run(FINALIZER, lambda text: None)) == {'status': 'ok'}
+    gc.collect()
+    assert any('alive' in reason for reason in changes(namespace_gone=True))
+    for _ in range(4):
+        gc.collect()
+
+
+def test_a_runs_own_classes_and_graphs_are_gone_after_it():
+    import gc
+    import json
+    said = []
+    _, changes = isolation._make(said.append)
+    gc.collect()
+    changes(namespace_gone=True)
+    program = ('class Value:\n    def __init__(self, data, children=()):\n        self.data, self._prev = data, set(children)\n'
+               '    def __add__(self, other):\n        return Value(self.data + other.data, (self, other))\n'
+               'a = Value(1.0)\nb = a + a\ndraw_dot(b)\nb')
+    assert json.loads(playground.run(program, lambda text: None)) == {'status': 'ok'}
+    gc.collect()
+    assert not any('alive' in reason for reason in changes(namespace_gone=True))

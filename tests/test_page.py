@@ -25,6 +25,7 @@ def type_program(page, code):
     page.get_by_test_id('editor').locator('.cm-content').click()
     page.keyboard.press('ControlOrMeta+a')
     page.keyboard.insert_text(code)
+    page.keyboard.press('Escape')  # close an autocompletion list: it would cover the editor for the next click
     expect(page.get_by_test_id('editor')).to_contain_text(code.strip().splitlines()[-1].strip())
 
 

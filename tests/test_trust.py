@@ -58,6 +58,22 @@ LATER_RUNS = {
         'import js\nfrom pyodide.ffi import create_proxy\n'
         'js.MessagePort.prototype.postMessage = create_proxy(lambda *args: None)',
         'print("still printing")', 'still printing'),
+    "a timer through js found in sys.meta_path, by a property's descriptor": (
+        'import sys, builtins\nfrom pyodide.ffi import create_proxy, to_js\n'
+        'finder = [f for f in sys.meta_path if hasattr(f, "jsproxies")][0]\nscope = finder.jsproxies["js"]\n'
+        'Object = getattr(getattr(getattr(to_js([]).constructor, "__proto__"), "__proto__"), "constructor")\n'
+        'def later():\n    builtins.print = lambda *args, **kwargs: None\n'
+        'Object.getOwnPropertyDescriptor(scope, "setTimeout").value.call(None, create_proxy(later), 50)',
+        'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),
+    "JavaScript's Array.prototype changed from Python": (
+        'from pyodide.ffi import create_proxy, to_js\nto_js([]).constructor.prototype.includes = create_proxy(lambda *args: True)',
+        'from pyodide.ffi import to_js\nprint(to_js([1]).includes(2))', 'False'),
+    'a finalizer that waits for a later run': (
+        'class Ghost:\n    def __del__(self):\n        import sys\n        f = sys._getframe()\n'
+        '        while f is not None and f.f_code.co_filename != "<editor>":\n            f = f.f_back\n'
+        '        if f is not None:\n            f.f_globals["Value"] = lambda x: "forged"\n'
+        '        again = Ghost()\n        again.me = again\nghost = Ghost()\nghost.me = ghost',
+        'for i in range(20000):\n    x = [[] for _ in range(3)]\n    x[0].append(x)\nprint(Value(2.0).data)', '2.0'),
     'a task left on the event loop': ('import asyncio\nasync def later():\n    await asyncio.sleep(0.05)\n'
                                       '    import builtins\n    builtins.print = None\nasyncio.ensure_future(later())',
                                       'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),

@@ -48,7 +48,7 @@ export function notebookText({ cells, metadata = {} }, python) {
   let count = 0;
   const out = cells.map((cell, i) => {
     const id = `cell-${i + 1}`;
-    if (cell.type === "markdown") return { cell_type: "markdown", id, metadata: {}, source: lines(cell.source) };
+    if (cell.type !== "code") return { cell_type: cell.type, id, metadata: {}, source: lines(cell.source) };
     const execution = cell.ran ? ++count : null;
     const outputs = (cell.outputs ?? []).map((output) =>
       output.output_type === "execute_result" ? { ...output, execution_count: execution } : output);

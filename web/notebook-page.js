@@ -5,12 +5,11 @@ import { hostedCell } from "./cell-host.js";
 import { BadNotebook, notebookText, outputsOf, parseNotebook } from "./ipynb.js";
 import { Notebook } from "./notebook.js";
 import { registerServiceWorker } from "./offline.js";
-import { showSavedOutputs } from "./saved-outputs.js";
+import { NOTEBOOK_HTML, showSavedOutputs } from "./saved-outputs.js";
 import { Session } from "./session.js";
 import { decodeCode } from "./share-link.js";
 import DOMPurify from "./vendor/purify.es.mjs";
 
-const ENV = "notebook";
 const MAX_BYTES = 50e6;
 
 const session = new Session();
@@ -23,7 +22,8 @@ const fileInput = byTestId("notebook-file");
 const runAllButton = byTestId("run-all");
 const downloadButton = byTestId("download-notebook");
 
-let current = null; // {name, metadata, entries: [{type, source, outputs, cell?}], notebook}
+let current = null; // {name, metadata, entries: [{type, source, outputs, cell?}], notebook, codeCells, env}
+let opened = 0; // each notebook opened gets an env of its own: nothing of one reaches the next
 
 function say(text, kind = "notice") {
   message.textContent = text;
@@ -31,16 +31,40 @@ function say(text, kind = "notice") {
 }
 
 async function open(text, name) {
-  let parsed;
+  let shown;
   try {
     if (text.length > MAX_BYTES) throw new BadNotebook(`${name} is ${(text.length / 1e6).toFixed(0)} MB, more than this page opens.`);
-    parsed = parseNotebook(text, name);
+    shown = await build(parseNotebook(text, name));
   } catch (error) {
-    say(`${error.message} The notebook that was open stays open.`, "error");
+    const why = error instanceof BadNotebook ? error.message : `${name} could not be shown: ${error.message}.`;
+    say(`${why} The notebook that was open stays open.`, "error");
     return;
   }
+  // Only now does the notebook that was open go: stop what it was running, forget its names.
+  if (current) {
+    current.closed = true;
+    for (const cell of current.codeCells) cell.stop();
+    session.reset(current.env);
+  }
+  const { nodes, ...rest } = shown;
+  view.replaceChildren(...nodes);
+  current = { name, ...rest };
+  document.title = `${name} · Backprop Playground`;
+  runAllButton.disabled = downloadButton.disabled = false;
+  const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  heading.textContent = name.replace(/\.ipynb$/, "");
+  say(`Opened ${name}: ${count(current.codeCells.length, "code cell")}, ` +
+    `${count(current.entries.length - current.codeCells.length, "Markdown cell")}. ` +
+    "Run a cell, or Run all. Shift+Enter runs a cell and moves to the next.");
+  session.start();
+  performance.mark("notebook-shown"); // read by bench/notebook.py
+}
+
+/** The notebook's cells as elements, not yet in the page (a notebook that fails to show changes nothing). */
+async function build(parsed) {
   const { renderMarkdown } = await import("./markdown.bundle.js");
-  session.reset(ENV); // the names of a notebook opened before are not this one's
+  opened += 1;
+  const env = `notebook-${opened}`;
   const notebook = new Notebook(session);
   const entries = parsed.cells.map((entry) => ({ ...entry }));
   const codeCells = [];
@@ -50,12 +74,11 @@ async function open(text, name) {
       session,
       notebook,
       code: entry.source,
-      env: ENV,
+      env,
       name: `[${codeCells.length + 1}]`,
       onAdvance: (target) => {
         notebook.run(target);
-        const next = codeCells[codeCells.indexOf(target) + 1];
-        next?.focus();
+        codeCells[codeCells.indexOf(target) + 1]?.focus();
       },
     });
     showSavedOutputs(parts.output, entry.outputs);
@@ -63,16 +86,7 @@ async function open(text, name) {
     codeCells.push(cell);
     return host;
   });
-  view.replaceChildren(...nodes);
-  current = { name, metadata: parsed.metadata, entries, notebook, codeCells };
-  document.title = `${name} · Backprop Playground`;
-  runAllButton.disabled = downloadButton.disabled = false;
-  const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
-  heading.textContent = name.replace(/\.ipynb$/, "");
-  say(`Opened ${name}: ${count(codeCells.length, "code cell")}, ${count(entries.length - codeCells.length, "Markdown cell")}. ` +
-    "Run a cell, or Run all. Shift+Enter runs a cell and moves to the next.");
-  session.start();
-  performance.mark("notebook-shown"); // read by bench/notebook.py
+  return { nodes, metadata: parsed.metadata, entries, notebook, codeCells, env };
 }
 
 function markdownCell(entry, renderMarkdown) {
@@ -85,18 +99,20 @@ function markdownCell(entry, renderMarkdown) {
     box.append(pre);
   } else {
     // Raw HTML in a Markdown cell is allowed, then cleaned: no scripts, no <style> that would restyle the page.
-    box.append(purify.sanitize(renderMarkdown(entry.source), { RETURN_DOM_FRAGMENT: true, FORBID_TAGS: ["style", "form"] }));
+    box.append(purify.sanitize(renderMarkdown(entry.source), { ...NOTEBOOK_HTML, RETURN_DOM_FRAGMENT: true }));
   }
   return box;
 }
 
 async function runAll() {
   if (!current) return;
-  const { notebook, codeCells } = current;
+  const running = current;
+  const { notebook, codeCells } = running;
   runAllButton.disabled = true;
   say(`Running ${codeCells.length} cells…`);
   try {
-    const { failed, stopped } = await notebook.runAll(codeCells);
+    const { failed, stopped } = await notebook.runAll(codeCells, () => running.closed);
+    if (running.closed) return; // another notebook was opened meanwhile: its message stays
     const numbers = failed.map((cell) => codeCells.indexOf(cell) + 1);
     if (stopped) say(`Stopped at cell ${numbers.at(-1)}: the cells after it did not run.`, "warning");
     else if (failed.length) {
@@ -111,7 +127,7 @@ async function runAll() {
 function download() {
   if (!current) return;
   const cells = current.entries.map((entry) => {
-    if (entry.type === "markdown") return { type: "markdown", source: entry.source };
+    if (entry.type === "markdown") return { type: entry.raw ? "raw" : "markdown", source: entry.source };
     const { cell } = entry;
     const ran = cell.output.runs > 0;
     return { type: "code", source: cell.getText(), ran, outputs: ran ? outputsOf(cell.output.section) : entry.outputs };
@@ -163,7 +179,16 @@ async function openFromFragment() {
     say(`Could not download ${url.href}: the host answered ${response.status} ${response.statusText}.`, "error");
     return;
   }
-  await open(await response.text(), decodeURIComponent(url.pathname.split("/").pop() || "notebook.ipynb"));
+  await open(await response.text(), fileName(url));
+}
+
+function fileName(url) {
+  const last = url.pathname.split("/").pop() || "notebook.ipynb";
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last; // not valid percent-encoding: keep it as it is
+  }
 }
 
 byTestId("open-notebook").addEventListener("click", () => fileInput.click());

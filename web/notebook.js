@@ -32,11 +32,12 @@ export class Notebook {
 
   /**
    * Runs `cells` in order, each once, as Jupyter's Run all does: a cell that fails does not stop the
-   * ones after it; Stop (or Python restarting) does. Resolves with {failed: [cells], stopped}.
+   * ones after it; Stop (or Python restarting, or `cancelled()`) does. Resolves with {failed: [cells], stopped}.
    */
-  async runAll(cells) {
+  async runAll(cells, cancelled = () => false) {
     const failed = [];
     for (const cell of cells) {
+      if (cancelled()) return { failed, stopped: true };
       const turn = this.chain.then(() => cell.run());
       this.chain = turn.catch(() => {});
       const { status } = await turn;

@@ -24,6 +24,12 @@ const reach = (reason) => {
 };
 // Callbacks that Pyodide's event loop has scheduled and that have not run yet (asyncio's tasks, sleeps).
 let scheduled = 0;
+// JavaScript's own objects as they were once Python was up (see snapshotIntrinsics), and what compares them:
+// taken before any program runs, so that nothing a program replaces is used to check it.
+const { ownKeys, getPrototypeOf } = Reflect;
+const { getOwnPropertyDescriptor, hasOwn, is: same } = Object;
+let intrinsics = null;
+let gcCollect = null;
 
 const post = (message) => send(message);
 const progress = (step, text) => post({ type: "progress", step, steps: STEPS, text });
@@ -45,26 +51,23 @@ self.onmessage = ({ data }) => {
  * with it (a timer or a handler set through it would otherwise outlive the run).
  */
 function marked(target, reason) {
-  return new Proxy(target, {
+  const handler = {
     get(target, key) {
       reach(reason);
       const value = Reflect.get(target, key);
       // Web API functions (setTimeout, fetch) refuse to be called on a Proxy; constructors keep their statics.
       return target === globalThis && typeof value === "function" && !("prototype" in value) ? value.bind(target) : value;
     },
-    set(target, key, value) {
+  };
+  // Every other way to use an object (a property's descriptor, `in`, its keys, its prototype) marks too.
+  for (const trap of ["set", "has", "defineProperty", "deleteProperty", "getOwnPropertyDescriptor", "ownKeys",
+    "getPrototypeOf", "setPrototypeOf", "isExtensible", "preventExtensions", "apply", "construct"]) {
+    handler[trap] = (...args) => {
       reach(reason);
-      return Reflect.set(target, key, value);
-    },
-    defineProperty(target, key, descriptor) {
-      reach(reason);
-      return Reflect.defineProperty(target, key, descriptor);
-    },
-    deleteProperty(target, key) {
-      reach(reason);
-      return Reflect.deleteProperty(target, key);
-    },
-  });
+      return Reflect[trap](...args);
+    };
+  }
+  return new Proxy(target, handler);
 }
 
 /** The object Python sees as `js`: the worker's global scope. */
@@ -112,6 +115,8 @@ async function boot({ base, interruptBuffer: buffer }) {
   guardFunctionConstructors();
   runProgram = playground.run;
   changes = playground.watch(reach);
+  gcCollect = pyodide.pyimport("gc").collect;
+  intrinsics = snapshotIntrinsics([playground]);
   reached = null; // what the worker itself did to start Python is not a run's
   measure("engine");
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, timings });
@@ -174,8 +179,13 @@ async function loadMicropipIfImported(code, notice) {
 }
 
 async function run({ id, code, env, checks }) {
+  if (reached !== null) {
+    // Something reached out between runs (its message is on its way to the page): this Python runs no more.
+    post({ type: "failed", id, error: `this Python was changed after its last run (it ${reached})` });
+    self.close();
+    return;
+  }
   if (interruptBuffer) interruptBuffer[0] = 0;
-  reached = null;
   const emit = (text) => post({ type: "output", id, event: JSON.parse(text) });
   try {
     await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
@@ -191,7 +201,11 @@ async function run({ id, code, env, checks }) {
   // After "done", while the page draws: whether this interpreter may run the next program.
   const reasons = [];
   try {
-    const found = changes();
+    // Without a named env the namespace is gone: what the run defined must go with it, finalizers included.
+    if (env == null) gcCollect();
+    const changed = changedIntrinsic(intrinsics);
+    if (changed) reach(`changed JavaScript's own ${changed}`);
+    const found = changes(env == null);
     reasons.push(...found.toJs());
     found.destroy();
   } catch (error) {
@@ -202,6 +216,72 @@ async function run({ id, code, env, checks }) {
   // This worker has run its last program: close it now, discarding the tasks the run queued (a timer, a
   // promise's callback), rather than one message later, when the page terminates it.
   if (reasons.length || reached !== null) self.close();
+}
+
+/**
+ * JavaScript's own objects (every global and its prototype, the prototypes of functions, iterators and
+ * typed arrays, Pyodide's PyProxy classes, and their prototype chains), each with its properties as they
+ * are now. Python reaches some of them without `js` (an array from to_js has Array.prototype); a program
+ * that set Array.prototype.push to a function of its own would run it during later runs.
+ */
+function snapshotIntrinsics(pyProxies) {
+  const roots = new Set();
+  const add = (value) => {
+    for (let object = value; (typeof object === "object" || typeof object === "function") && object !== null && !roots.has(object);
+      object = getPrototypeOf(object)) {
+      roots.add(object);
+      const prototype = hasOwn(object, "prototype") ? getOwnPropertyDescriptor(object, "prototype").value : null;
+      if (typeof prototype === "object" && prototype !== null) add(prototype);
+    }
+  };
+  add(globalThis);
+  for (const key of ownKeys(globalThis)) {
+    const { value } = getOwnPropertyDescriptor(globalThis, key);
+    if (value !== jsGlobals) add(value);
+  }
+  const iterators = [[][Symbol.iterator](), new Map().entries(), new Set().values(), ""[Symbol.iterator](), /a/g[Symbol.matchAll]("a")];
+  for (const value of [...iterators, async function () {}, function* () {}, async function* () {}, Uint8Array]) add(value);
+  for (const proxy of pyProxies) add(getPrototypeOf(proxy)); // the PyProxy classes, not the proxy itself
+  return [...roots].map((object) => {
+    const keys = ownKeys(object);
+    return { object, prototype: getPrototypeOf(object), keys, values: keys.map((key) => descriptorParts(object, key)) };
+  });
+}
+
+function descriptorParts(object, key) {
+  const descriptor = getOwnPropertyDescriptor(object, key);
+  if (descriptor === undefined) return [undefined, undefined]; // an exotic object listed a key it lacks
+  // Own properties only: Object.prototype could have been given a getter named "get".
+  return hasOwn(descriptor, "value") ? [descriptor.value] : [descriptor.get, descriptor.set];
+}
+
+/** The first of JavaScript's own objects whose properties changed since the snapshot, named; or null. */
+function changedIntrinsic(snapshot) {
+  for (let i = 0; i < snapshot.length; i += 1) {
+    const { object, prototype, keys, values } = snapshot[i];
+    const now = ownKeys(object);
+    let changed = now.length !== keys.length || getPrototypeOf(object) !== prototype;
+    for (let j = 0; !changed && j < keys.length; j += 1) {
+      if (now[j] !== keys[j]) {
+        changed = true;
+        break;
+      }
+      const was = values[j];
+      const is = descriptorParts(object, keys[j]);
+      changed = is.length !== was.length || !same(is[0], was[0]) || !same(is[1], was[1]);
+    }
+    if (changed) return describeIntrinsic(object);
+  }
+  return null;
+}
+
+function describeIntrinsic(object) {
+  if (object === globalThis) return "global scope";
+  const constructor = hasOwn(object, "constructor") ? getOwnPropertyDescriptor(object, "constructor").value : null;
+  const name = typeof constructor === "function" && hasOwn(constructor, "name") ? getOwnPropertyDescriptor(constructor, "name").value : null;
+  if (typeof name === "string") return `${name}.prototype`;
+  const own = typeof object === "function" && hasOwn(object, "name") ? getOwnPropertyDescriptor(object, "name").value : null;
+  return typeof own === "string" ? own : "objects";
 }
 
 /** run()'s JSON text, or, for a program with top-level `await`, what its coroutine returns. */
@@ -224,6 +304,10 @@ function watchPyodideApi() {
   const modules = pyodide.pyimport("sys").modules;
   modules.set("pyodide_js._api", marked(pyodide._api, "used Pyodide's internals (pyodide_js._api)"));
   modules.destroy();
+  // The one other JavaScript object that a module of Pyodide's holds from its start.
+  const loader = pyodide.pyimport("pyodide._package_loader");
+  loader.loadedPackages = marked(pyodide.loadedPackages, "used Pyodide's package list (a JavaScript object)");
+  loader.destroy();
 }
 
 /**

@@ -4,6 +4,9 @@ import DOMPurify from "./vendor/purify.es.mjs";
 import { element } from "./graph-view.js";
 
 const purify = DOMPurify(window);
+// No <style> (in a shadow root it could restyle the whole cell, :host included) and no popovers (the top
+// layer is above every box); inline styles stay, for SVG from matplotlib, held in by `contain: paint`.
+export const NOTEBOOK_HTML = { FORBID_TAGS: ["style", "form"], FORBID_ATTR: ["popover", "popovertarget", "popovertargetaction", "commandfor", "command", "autofocus"] };
 const text = (value) => (Array.isArray(value) ? value.join("") : String(value ?? ""));
 // Tracebacks carry terminal colours (ANSI escape codes).
 const plain = (value) => text(value).replace(/\u001b\[[0-9;]*m/g, "");
@@ -31,7 +34,8 @@ function render(output) {
     case "error": {
       const box = element("div", "message error");
       box.append(element("strong", "error-title", `${output.ename}: ${output.evalue}`));
-      box.append(element("pre", "traceback", plain((output.traceback ?? []).join("\n"))));
+      const traceback = Array.isArray(output.traceback) ? output.traceback.join("\n") : output.traceback;
+      box.append(element("pre", "traceback", plain(traceback)));
       return box;
     }
     default:
@@ -42,7 +46,7 @@ function render(output) {
 function rich(data) {
   if (data["image/svg+xml"]) {
     const figure = element("figure", "saved-image");
-    figure.append(purify.sanitize(text(data["image/svg+xml"]), { USE_PROFILES: { svg: true, svgFilters: true }, RETURN_DOM_FRAGMENT: true }));
+    figure.append(purify.sanitize(text(data["image/svg+xml"]), { ...NOTEBOOK_HTML, USE_PROFILES: { svg: true, svgFilters: true }, RETURN_DOM_FRAGMENT: true }));
     return figure;
   }
   for (const type of ["image/png", "image/jpeg", "image/gif"]) {
@@ -55,7 +59,7 @@ function rich(data) {
   }
   if (data["text/html"]) {
     const box = element("div", "saved-html");
-    box.append(purify.sanitize(text(data["text/html"]), { RETURN_DOM_FRAGMENT: true }));
+    box.append(purify.sanitize(text(data["text/html"]), { ...NOTEBOOK_HTML, RETURN_DOM_FRAGMENT: true }));
     return box;
   }
   if (data["text/plain"]) return textBlock("result", text(data["text/plain"]));

@@ -21,6 +21,7 @@ closures takes the garbage collector's lists, which the audit hook reports first
 code of the program's (no `==`, `isinstance` or hashing of what the program could have put there).
 """
 import gc
+import itertools
 import operator
 import os
 import sys
@@ -60,10 +61,11 @@ def _make(report):
         operator.is_, len, all, any, map, zip, list, tuple, type, issubclass, str, set)
     # A class's own namespace and names, whatever its metaclass says (a run's metaclass could run code).
     type_dict = type.__dict__['__dict__'].__get__
-    type_module = type.__dict__['__module__'].__get__
     type_qualname = type.__dict__['__qualname__'].__get__
     type_flags = type.__dict__['__flags__'].__get__
-    dict_get, dict_items, dict_values, proxy_values = dict.get, dict.items, dict.values, MappingProxyType.values
+    dict_get, dict_items, dict_values, proxy_values, proxy_get = (
+        dict.get, dict.items, dict.values, MappingProxyType.values, MappingProxyType.get)
+    gc_objects, repeat_, compress = gc.get_objects, itertools.repeat, itertools.compress
     module_dict = ModuleType.__dict__['__dict__'].__get__
     function_code = FunctionType.__dict__['__code__'].__get__
     function_closure = FunctionType.__dict__['__closure__'].__get__
@@ -75,11 +77,25 @@ def _make(report):
     file_changes, write_flags = FILE_CHANGES, WRITE_FLAGS
 
     said, imported, classes, cells = set_(), set_(), {}, {}
-    state = {'before': None}
+    state = {'before': None, 'checking': False}
 
     def text(value):
         """value if it is a str itself: a str subclass could run code when compared, hashed or printed."""
         return value if type_(value) is str_ else None
+
+    def plain_keys(space):
+        """Whether every key of a dict (or a class's mappingproxy) is a str itself: only then is a lookup in
+        it free of the program's code (a str subclass with a matching hash gets its __eq__ called)."""
+        return all_(map_(is_, map_(type_, space), repeat_(str_)))
+
+    def lookup(space, key):
+        if not plain_keys(space):
+            return None
+        return dict_get(space, key) if type_(space) is dict else proxy_get(space, key)
+
+    def module_of(cls):
+        """A class's __module__, read from its own namespace (type.__module__ would look it up itself)."""
+        return text(lookup(type_dict(cls), '__module__'))
 
     def say(reason):
         if reason not in said:
@@ -96,7 +112,7 @@ def _make(report):
             filename = text(function_code(obj).co_filename)
             return filename is not None and filename in run_files
         cls = obj if issubclass_(kind, type) else kind
-        return text(type_dict(cls).get('__module__')) == '__main__'
+        return module_of(cls) == '__main__'
 
     def published(obj):
         """Whether a module holds obj (a class or function) under its own name: a change reaches later runs.
@@ -105,22 +121,24 @@ def _make(report):
         if issubclass_(kind, ModuleType):
             return True
         if issubclass_(kind, type):
-            module, qualname = text(type_module(obj)), type_qualname(obj)
+            module, qualname = module_of(obj), text(type_qualname(obj))
         elif kind is FunctionType:
             module, qualname = text(function_module(obj)), text(function_qualname(obj))
         else:
             return False
-        target = dict_get(modules_dict, module) if module is not None and qualname is not None else None
-        for part in split(qualname or '', '.'):
+        if module is None or qualname is None:
+            return False
+        target = lookup(modules_dict, module)
+        for part in split(qualname, '.'):
             space = (module_dict(target) if issubclass_(type_(target), ModuleType) else
                      type_dict(target) if issubclass_(type_(target), type) else {})
-            target = space.get(part)
+            target = lookup(space, part) if type_(space) in (dict, MappingProxyType) else None
         return target is obj
 
     def describe(obj):
         kind = type_(obj)
         if issubclass_(kind, type):
-            return f"the class {text(type_module(obj))}.{text(type_qualname(obj))}"
+            return f"the class {module_of(obj)}.{text(type_qualname(obj))}"
         if kind is FunctionType:
             return f"the function {text(function_module(obj))}.{text(function_qualname(obj))}"
         if issubclass_(kind, ModuleType):
@@ -135,6 +153,8 @@ def _make(report):
         return type_(flags) is int and flags & write_flags != 0
 
     def audit(event, args):
+        if state['checking']:
+            return  # the check's own gc.get_objects(); no code of the program's runs during the check
         if event == 'import':
             name = text(args[0])
             if name is None:
@@ -159,7 +179,7 @@ def _make(report):
         return len_(keys) == len_(old_keys) and all_(map_(is_, keys, old_keys)) and all_(map_(is_, values, old_values))
 
     def defined_here(name, value):
-        return issubclass_(type_(value), type) and type_flags(value) & HEAPTYPE and text(type_module(value)) == name
+        return issubclass_(type_(value), type) and type_flags(value) & HEAPTYPE and module_of(value) == name
 
     def class_namespaces(name, namespace):
         """The namespaces of the classes a module defines (types written in C cannot be changed)."""
@@ -199,16 +219,38 @@ def _make(report):
         # Per module: its classes' namespaces, then its closures' cells and what they hold.
         spaces = {name: [*((tuple_(d), tuple_(proxy_values(d))) for d in classes[name]),
                          (cells[name], tuple_(map_(contents, cells[name])))] for name in modules}
-        filters = dict_get(module_dict(warnings_module), 'filters')
+        filters = lookup(module_dict(warnings_module), 'filters')
         hooks = (*meta_path, None, *path_hooks, None, *path, None, *callbacks, None, *others, None,
                  *(filters if type_(filters) is list else ()), None, gettrace(), getprofile())
         return modules, spaces, hooks, settings()
 
-    def changes():
-        """Reasons why the next run needs a new Python (an empty list: none); then forgets this run."""
+    def run_function(function):
+        filename = text(function_code(function).co_filename)
+        return filename is not None and filename in run_files
+
+    def outlived():
+        """Whether anything a run defined (a function, a class, an instance of one) is still alive after its
+        namespace went and the garbage was collected: a finalizer (__del__) or a weakref callback of it
+        could run during a later run."""
+        state['checking'] = True
+        try:
+            found = gc_objects()
+        finally:
+            state['checking'] = False
+        kinds = list_(compress(found, map_(issubclass_, map_(type_, found), repeat_(type))))
+        kinds += set_(map_(type_, found))
+        if any_(module_of(kind) == '__main__' for kind in kinds if type_flags(kind) & HEAPTYPE):
+            return True
+        return any_(map_(run_function, compress(found, map_(is_, map_(type_, found), repeat_(FunctionType)))))
+
+    def changes(namespace_gone=False):
+        """Reasons why the next run needs a new Python (an empty list: none); then forgets this run.
+        `namespace_gone`: the run's namespace is not kept (no named env), and the garbage was collected."""
         modules, spaces, hooks, values = after = fingerprint()
         old_modules, old_spaces, old_hooks, old_values = state['before']
         reasons = list_(said)
+        if namespace_gone and outlived():
+            reasons.append("left objects of its own alive (their __del__ or callbacks could run in a later run)")
         if len_(hooks) != len_(old_hooks) or not all_(map_(is_, hooks, old_hooks)):
             reasons.append("changed sys.modules, sys's import or trace hooks, or the warnings filters")
         if values != old_values:
