@@ -251,26 +251,36 @@ function snapshotIntrinsics(pyProxies) {
 function descriptorParts(object, key) {
   const descriptor = getOwnPropertyDescriptor(object, key);
   if (descriptor === undefined) return [undefined, undefined]; // an exotic object listed a key it lacks
-  // Own properties only: Object.prototype could have been given a getter named "get".
-  return hasOwn(descriptor, "value") ? [descriptor.value] : [descriptor.get, descriptor.set];
+  // Own properties only: Object.prototype could have been given a getter named "get". An accessor counts by
+  // its shape alone: WebKit makes a new getter function each time one is asked for.
+  // A data property holding an object (not a function) counts by its type: WebKit makes some anew when
+  // read (PerformanceObserver.supportedEntryTypes). Functions and primitives count by identity.
+  if (!hasOwn(descriptor, "value")) return [descriptor.get === undefined, descriptor.set === undefined, 0];
+  const { value } = descriptor;
+  return [typeof value === "object" && value !== null ? "an object" : value];
 }
 
-/** The first of JavaScript's own objects whose properties changed since the snapshot, named; or null. */
+/**
+ * The first of JavaScript's own objects whose properties were replaced or removed since the snapshot,
+ * named; or null. Properties added are not counted: engines add some themselves, lazily (WebKit, to
+ * PerformanceObserver, during the first run).
+ */
 function changedIntrinsic(snapshot) {
   for (let i = 0; i < snapshot.length; i += 1) {
     const { object, prototype, keys, values } = snapshot[i];
-    const now = ownKeys(object);
-    let changed = now.length !== keys.length || getPrototypeOf(object) !== prototype;
+    let changed = getPrototypeOf(object) !== prototype;
+    let changedKey = null;
     for (let j = 0; !changed && j < keys.length; j += 1) {
-      if (now[j] !== keys[j]) {
+      changedKey = keys[j];
+      if (!hasOwn(object, keys[j])) {
         changed = true;
         break;
       }
       const was = values[j];
       const is = descriptorParts(object, keys[j]);
-      changed = is.length !== was.length || !same(is[0], was[0]) || !same(is[1], was[1]);
+      changed = is.length !== was.length || !same(is[0], was[0]) || !same(is[1], was[1]) || !same(is[2], was[2]);
     }
-    if (changed) return describeIntrinsic(object);
+    if (changed) return `${describeIntrinsic(object)}${typeof changedKey === "string" ? ` (${changedKey})` : ""}`;
   }
   return null;
 }
