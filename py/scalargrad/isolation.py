@@ -102,6 +102,10 @@ def _make(report):
             said.add(reason)
             report(reason)
 
+    def run_function(function):
+        filename = text(function_code(function).co_filename)
+        return filename is not None and filename in run_files
+
     def defined_in_run(obj):
         """Whether obj is code a run wrote: its function, method or class, or an instance of its class."""
         kind = type_(obj)
@@ -109,8 +113,7 @@ def _make(report):
             obj = method_function(obj)
             kind = type_(obj)
         if kind is FunctionType:
-            filename = text(function_code(obj).co_filename)
-            return filename is not None and filename in run_files
+            return run_function(obj)
         cls = obj if issubclass_(kind, type) else kind
         return module_of(cls) == '__main__'
 
@@ -132,7 +135,7 @@ def _make(report):
         for part in split(qualname, '.'):
             space = (module_dict(target) if issubclass_(type_(target), ModuleType) else
                      type_dict(target) if issubclass_(type_(target), type) else {})
-            target = lookup(space, part) if type_(space) in (dict, MappingProxyType) else None
+            target = lookup(space, part)
         return target is obj
 
     def describe(obj):
@@ -142,7 +145,7 @@ def _make(report):
         if kind is FunctionType:
             return f"the function {text(function_module(obj))}.{text(function_qualname(obj))}"
         if issubclass_(kind, ModuleType):
-            return f"the module {text(dict_get(module_dict(obj), '__name__'))}"
+            return f"the module {text(lookup(module_dict(obj), '__name__'))}"
         return text(type_qualname(kind))
 
     def writes(mode, flags):
@@ -224,10 +227,6 @@ def _make(report):
                  *(filters if type_(filters) is list else ()), None, gettrace(), getprofile())
         return modules, spaces, hooks, settings()
 
-    def run_function(function):
-        filename = text(function_code(function).co_filename)
-        return filename is not None and filename in run_files
-
     def outlived():
         """Whether anything a run defined (a function, a class, an instance of one) is still alive after its
         namespace went and the garbage was collected: a finalizer (__del__) or a weakref callback of it
@@ -246,14 +245,14 @@ def _make(report):
     def changes(namespace_gone=False):
         """Reasons why the next run needs a new Python (an empty list: none); then forgets this run.
         `namespace_gone`: the run's namespace is not kept (no named env), and the garbage was collected."""
-        modules, spaces, hooks, values = after = fingerprint()
-        old_modules, old_spaces, old_hooks, old_values = state['before']
+        modules, spaces, hooks, now = after = fingerprint()
+        old_modules, old_spaces, old_hooks, old_settings = state['before']
         reasons = list_(said)
         if namespace_gone and outlived():
             reasons.append("left objects of its own alive (their __del__ or callbacks could run in a later run)")
         if len_(hooks) != len_(old_hooks) or not all_(map_(is_, hooks, old_hooks)):
             reasons.append("changed sys.modules, sys's import or trace hooks, or the warnings filters")
-        if values != old_values:
+        if now != old_settings:
             reasons.append("changed a setting of Python's (the garbage collector, the environment, the working directory)")
         for name, (module, keys, values) in dict_items(modules):
             old = dict_get(old_modules, name)
