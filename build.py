@@ -29,10 +29,12 @@ PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_s
 VIZ = NODE_MODULES / '@viz-js' / 'viz' / 'dist' / 'viz.js'
 DOMPURIFY = NODE_MODULES / 'dompurify' / 'dist' / 'purify.es.mjs'  # graph-renderer.js cleans graphs with it
 ESBUILD = NODE_MODULES / '.bin' / 'esbuild'
-EDITOR_SOURCE = 'editor.js'  # bundled with CodeMirror into editor.bundle.js, not copied
-PLOT_SOURCE = 'plot.js'  # bundled with Observable Plot into plot.bundle.js, loaded with the first chart
-MARKDOWN_SOURCE = 'markdown.js'  # bundled with markdown-it into markdown.bundle.js, for notebook.html only
-SW_SOURCE = 'sw.js'  # bundled with Workbox, then given the precache manifest
+# Sources bundled by esbuild, not copied; each bundle is written beside its source's place in dist/.
+EDITOR_SOURCE = 'cell/editor.js'  # with CodeMirror, into cell/editor.bundle.js
+PLOT_SOURCE = 'output/plot.js'  # with Observable Plot, into output/plot.bundle.js, loaded with the first chart
+MARKDOWN_SOURCE = 'notebook/markdown.js'  # with markdown-it, into notebook/markdown.bundle.js, for notebook.html only
+SW_SOURCE = 'offline/sw.js'  # with Workbox, into sw.js at the root (a service worker's scope is its folder)
+SW = 'sw.js'
 BUNDLED = {EDITOR_SOURCE, PLOT_SOURCE, MARKDOWN_SOURCE, SW_SOURCE}
 GRAPHVIZ = 'graphviz==0.21'
 PYODIDE_PYTHON = '3.14'
@@ -140,8 +142,8 @@ def copy_pyodide():
 
 
 def bundle_modules():
-    for source, bundle in [(EDITOR_SOURCE, 'editor.bundle.js'), (PLOT_SOURCE, 'plot.bundle.js'),
-                           (MARKDOWN_SOURCE, 'markdown.bundle.js')]:
+    for source in [EDITOR_SOURCE, PLOT_SOURCE, MARKDOWN_SOURCE]:
+        bundle = Path(source).with_suffix('.bundle.js')
         run(ESBUILD, ROOT / 'web' / source, '--bundle', '--format=esm', '--minify', '--log-level=warning',
             f"--outfile={DIST / bundle}")
 
@@ -183,7 +185,7 @@ def bundle_service_worker(dist=DIST):
     run(ESBUILD, ROOT / 'web' / SW_SOURCE, '--bundle', '--format=iife', '--minify', '--log-level=warning',
         '--define:process.env.NODE_ENV="production"', f"--define:CONTENT_SECURITY_POLICY={json.dumps(CONTENT_SECURITY_POLICY)}",
         f"--define:NOTEBOOK_CONTENT_SECURITY_POLICY={json.dumps(NOTEBOOK_POLICY)}",
-        f"--outfile={dist / SW_SOURCE}")
+        f"--outfile={dist / SW}")
     # workbox-build writes the manifest: every file of the build with a revision, plus the SHA-384
     # integrity that sw.js checks before it serves a cached copy.
     script = """
@@ -199,7 +201,7 @@ const { count, size, warnings } = await injectManifest({ swSrc: sw, swDest: sw, 
 for (const warning of warnings) console.error(warning);
 console.log(`  precache manifest: ${count} files, ${(size / 1e6).toFixed(1)} MB`);
 """
-    run('node', '--input-type=module', '-e', script, dist, dist / SW_SOURCE, label='node: workbox-build injectManifest')
+    run('node', '--input-type=module', '-e', script, dist, dist / SW, label='node: workbox-build injectManifest')
 
 
 def compress(dist=DIST):
@@ -219,10 +221,11 @@ def build():
         shutil.rmtree(DIST)
     DIST.mkdir()
     for source in sorted((ROOT / 'web').rglob('*')):
+        path = source.relative_to(ROOT / 'web')
         if source.is_file() and source.suffix == '.html':
-            copy_page(source, DIST / source.relative_to(ROOT / 'web'))
-        elif source.is_file() and source.name not in BUNDLED:
-            copy(source, DIST / source.relative_to(ROOT / 'web'))
+            copy_page(source, DIST / path)
+        elif source.is_file() and path.as_posix() not in BUNDLED:
+            copy(source, DIST / path)
     python_version, micropip = copy_pyodide()
     copy(VIZ, DIST / 'vendor' / 'viz.js')
     copy(DOMPURIFY, DIST / 'vendor' / 'purify.es.mjs')

@@ -9,6 +9,7 @@ written into dist/ for the run and removed after it.
 import argparse
 import gzip
 import json
+import posixpath
 import re
 import statistics
 import sys
@@ -66,8 +67,10 @@ def article_bytes():
             continue
         seen.add(name)
         source = (dist / name).read_text(encoding='utf-8')
-        queue += [m for m in re.findall(r'^import [^;]*? from "\./([^"]+)";', source, re.M)]
-    files = ['article.html', 'article.css', 'file-warning.js', 'cell.css', 'editor.bundle.js', *sorted(seen)]
+        folder = posixpath.dirname(name)
+        queue += [posixpath.normpath(posixpath.join(folder, m))
+                  for m in re.findall(r'^import [^;]*? from "(\.{1,2}/[^"]+)";', source, re.M)]
+    files = ['article.html', 'article.css', 'offline/file-warning.js', 'cell/cell.css', 'cell/editor.bundle.js', *sorted(seen)]
     return sum(len(gzip.compress((dist / f).read_bytes(), 9)) for f in files), len(files)
 
 

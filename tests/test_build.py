@@ -14,8 +14,10 @@ import build
 
 
 def test_dist_is_self_contained_with_relative_paths(site):
-    for name in ['index.html', 'main.js', 'python-worker.js', 'editor.bundle.js', 'vendor/viz.js', 'build.json',
-                 'pyodide/pyodide.mjs', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip']:
+    # The public URLs (README, "Public URLs") at the root; the modules in the folders that web/ has.
+    for name in ['index.html', 'article.html', 'course.html', 'embed.html', 'notebook.html', 'embed.js', 'sw.js',
+                 'hosts/main.js', 'session/python-worker.js', 'cell/editor.bundle.js', 'output/plot.bundle.js',
+                 'notebook/markdown.bundle.js', 'vendor/viz.js', 'build.json', 'pyodide/pyodide.mjs', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip']:
         assert (site / name).is_file(), name
     html = (site / 'index.html').read_text()
     assert not re.search(r'(src|href)="(/|https?:)', html)

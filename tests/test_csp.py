@@ -85,7 +85,7 @@ def test_only_the_notebook_page_may_fetch_from_other_hosts():
     assert [name for name in PAGES if build.policy_for(name) != build.CONTENT_SECURITY_POLICY] == ['notebook.html']
 
 
-@pytest.mark.parametrize('name', ['python-worker.js', 'render-worker.js', 'sw.js'])
+@pytest.mark.parametrize('name', ['session/python-worker.js', 'session/render-worker.js', 'sw.js'])
 def test_serve_sends_the_policy_with_every_worker(site_url, name):
     headers, _ = fetch(site_url + name)
     assert headers['Content-Security-Policy'] == build.CONTENT_SECURITY_POLICY

@@ -5,16 +5,15 @@
 // which markup counts), for Markdown sites that cannot add attributes; `env` and `theme` may be given
 // in the query too, for the whole page.
 // It also sizes this site's embed.html iframes on the page (frame-height.js).
-import { hostedCell } from "./cell-host.js";
-import { button } from "./cell-view.js";
-import { codeBlocks } from "./code-blocks.js";
-import { makeExercise } from "./exercise.js";
-import { resizeFrames } from "./frame-height.js";
-import { Notebook } from "./notebook.js";
-import { registerServiceWorker } from "./offline.js";
-import { Session } from "./session.js";
-import { notebookText } from "./ipynb.js";
-import { encodeCode, linkWithCode } from "./share-link.js";
+import { hostedCell } from "./hosts/cell-host.js";
+import { button } from "./cell/cell-view.js";
+import { codeBlocks } from "./hosts/code-blocks.js";
+import { makeExercise } from "./cell/exercise.js";
+import { resizeFrames } from "./hosts/frame-height.js";
+import { Notebook } from "./hosts/notebook.js";
+import { registerServiceWorker } from "./offline/offline.js";
+import { Session } from "./session/session.js";
+import { encodeCode, linkWithCode } from "./hosts/share-link.js";
 
 const PLAYGROUND = new URL("./index.html", import.meta.url).href;
 const NOTEBOOK_PAGE = new URL("./notebook.html", import.meta.url).href;
@@ -91,6 +90,7 @@ async function notebookLink(env) {
   const sources = [notebook.setups.get(env), ...notebook.cells.filter((cell) => cell.env === env).map((cell) => cell.getText())];
   const cells = sources.filter(Boolean).map((source) => ({ type: "code", source, ran: false, outputs: [] }));
   const title = document.title || "article";
+  const { notebookText } = await import("./notebook/ipynb.js"); // only when a reader asks for the notebook
   const text = notebookText({ cells, metadata: { title } });
   const name = `${title.replace(/[^\w -]+/g, "").trim().slice(0, 60) || "article"}.ipynb`;
   return `${NOTEBOOK_PAGE}#name=${encodeURIComponent(name)}&nb=${await encodeCode(text)}`;

@@ -2,7 +2,7 @@
 // Replies in Promise.allSettled's shape: {id, status: "fulfilled", value} or {id, status: "rejected", reason}.
 // The value is the SVG cut into a shell and parts of at most PART_SIZE node or edge groups,
 // so that the page can insert a big graph a part per task instead of in one long task.
-import { instance } from "./vendor/viz.js";
+import { instance } from "../vendor/viz.js";
 
 const PART_SIZE = 200;
 // scalargrad gives its nodes ids of its own (v3, v3_op, L1_n2) and edges extra classes (into-v3).

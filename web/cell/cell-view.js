@@ -1,6 +1,6 @@
 // The markup of a compact cell (embeds, embed.html, exercises): a bar with Run, Stop, status and
 // tools, the code, and the output. cell.js brings it to life; cell.css styles it.
-import { element } from "./graph-view.js";
+import { element } from "../output/graph-view.js";
 
 export const STYLESHEET = new URL("./cell.css", import.meta.url).href;
 

@@ -1,9 +1,9 @@
 // A cell: one program's editor, Run/Stop, status and output, over the page's session.
 // Every host uses it: the main page binds it to its own markup, embeds to cell-view.js's.
 import { codeBlock } from "./cell-view.js";
-import { OutputList } from "./output-list.js";
-import { PythonRestarted } from "./python-client.js";
-import { RunCancelled } from "./session.js";
+import { OutputList } from "../output/output-list.js";
+import { PythonRestarted } from "../session/python-client.js";
+import { RunCancelled } from "../session/session.js";
 
 const editorModule = () => import("./editor.bundle.js");
 

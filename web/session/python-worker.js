@@ -2,7 +2,7 @@
 // The messages it trades with python-client.js are listed in README.md, "Worker protocol".
 // The wheels download alongside the runtime and are unpacked straight into site-packages, so the start
 // costs what a bare loadPyodide costs; micropip loads only for a program that imports it.
-import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const STEPS = 3;
 let pyodide = null;

@@ -1,8 +1,8 @@
 // Registers the service worker (sw.js) for this site's own pages, and offers a reload when a new build
 // has been installed beside the running one: the page never switches under the learner.
-import { element } from "./graph-view.js";
+import { element } from "../output/graph-view.js";
 
-const SITE = new URL("./", import.meta.url);
+const SITE = new URL("../", import.meta.url); // the site root, one folder up
 
 export async function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || !location.href.startsWith(SITE.href)) return null;

@@ -23,7 +23,7 @@ export class Interpreter {
       event.preventDefault?.();
       onMessage({ type: "failed", error: event.message || "the Python worker could not start" });
     };
-    const base = new URL(".", import.meta.url).href; // the site's root, wherever the page that uses it is
+    const base = new URL("..", import.meta.url).href; // the site's root, one folder up, wherever the page that uses it is
     this.worker.postMessage({ type: "init", base, interruptBuffer: this.interruptBuffer, port: channel.port2 }, [channel.port2]);
   }
 

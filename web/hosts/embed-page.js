@@ -1,12 +1,12 @@
 // embed.html: one cell for pages that allow only iframes. Options live in the URL fragment:
 //   code=<as in share links> | example=<file in examples/>, readonly, hide-editor, autorun, theme=light|dark
 // Autorun is honoured only inside a frame: a link opened at the top level never runs by itself.
-import { Cell } from "./cell.js";
-import { buildCellView } from "./cell-view.js";
+import { Cell } from "../cell/cell.js";
+import { buildCellView } from "../cell/cell-view.js";
 import { EXAMPLES, exampleText } from "./examples.js";
 import { reportHeight } from "./frame-height.js";
-import { registerServiceWorker } from "./offline.js";
-import { Session } from "./session.js";
+import { registerServiceWorker } from "../offline/offline.js";
+import { Session } from "../session/session.js";
 import { decodeCode, fragmentOptions, linkWithCode } from "./share-link.js";
 
 const options = fragmentOptions();
@@ -30,7 +30,7 @@ if (problem) {
   cell.output.message("warning", problem);
 }
 
-const playground = new URL("./index.html", import.meta.url).href;
+const playground = new URL("../index.html", import.meta.url).href;
 const open = document.createElement("a");
 Object.assign(open, { href: playground, target: "_blank", rel: "noopener", textContent: "Open in playground ↗" });
 open.addEventListener("click", async (event) => {

@@ -1,6 +1,6 @@
 // Starts the page's Python as early as possible: index.html loads this before main.js,
 // whose imports (the editor bundle) would otherwise delay Pyodide's download.
-import { Session } from "./session.js";
+import { Session } from "../session/session.js";
 
 export const session = new Session();
 session.start();

@@ -6,7 +6,7 @@
 //   <template data-hint="ID">…</template> (any number)   <script type="text/x-python" data-solution="ID">…</script>
 import { Cell } from "./cell.js";
 import { buildCellView, button, codeBlock, shadowHost } from "./cell-view.js";
-import { element } from "./graph-view.js";
+import { element } from "../output/graph-view.js";
 import { read, write } from "./saved-code.js";
 
 const codeOf = (node) => node.textContent.replace(/^\n/, "").replace(/\s+$/, "");

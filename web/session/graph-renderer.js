@@ -1,5 +1,4 @@
 // Turns DOT into a safe <svg> element, using render-worker.js for the layout and DOMPurify to clean it.
-import DOMPurify from "./vendor/purify.es.mjs";
 import { startModuleWorker } from "./start-worker.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -36,6 +35,7 @@ export class GraphRenderer {
       this.worker.postMessage({ id, dot });
     });
     if (reply.status === "rejected") throw new Error(reply.reason);
+    await loadPurify();
     const { shell, parts } = reply.value;
     const svg = parseSvg(shell);
     const target = svg.querySelector("g") || svg;
@@ -60,7 +60,7 @@ export class GraphRenderer {
 }
 
 /** Parses Graphviz's SVG text into an <svg> element of this document, with only what a drawing needs. */
-export function parseSvg(text) {
+function parseSvg(text) {
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = doc.documentElement;
   if (svg.namespaceURI !== SVG_NS || svg.localName !== "svg" || doc.querySelector("parsererror")) {
@@ -95,10 +95,19 @@ const GRAPHVIZ_SVG = {
 };
 const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i;
 
-const purify = DOMPurify(window); // an instance of our own: its hook applies to graphs only
-purify.addHook("uponSanitizeAttribute", (element, attribute) => {
-  // Graphviz writes style only on gradient stops (stop-color, stop-opacity).
-  if (OUTSIDE_URL.test(attribute.attrValue) || (attribute.attrName === "style" && element.localName !== "stop")) {
-    attribute.keepAttr = false;
-  }
-});
+let purify = null;
+let purifyLoading = null;
+
+/** DOMPurify, loaded with the first graph: a page whose reader never runs anything does not download it. */
+function loadPurify() {
+  purifyLoading ??= import("../vendor/purify.es.mjs").then(({ default: DOMPurify }) => {
+    purify = DOMPurify(window); // an instance of our own: its hook applies to graphs only
+    purify.addHook("uponSanitizeAttribute", (element, attribute) => {
+      // Graphviz writes style only on gradient stops (stop-color, stop-opacity).
+      if (OUTSIDE_URL.test(attribute.attrValue) || (attribute.attrName === "style" && element.localName !== "stop")) {
+        attribute.keepAttr = false;
+      }
+    });
+  });
+  return purifyLoading;
+}

@@ -2,13 +2,13 @@
 // "Open as notebook"), shows its Markdown and its code cells (article cells, one env), runs them, and
 // saves it again as .ipynb with the outputs of each cell's last run.
 import { hostedCell } from "./cell-host.js";
-import { BadNotebook, notebookText, outputsOf, parseNotebook } from "./ipynb.js";
+import { BadNotebook, notebookText, outputsOf, parseNotebook } from "../notebook/ipynb.js";
 import { Notebook } from "./notebook.js";
-import { registerServiceWorker } from "./offline.js";
-import { NOTEBOOK_HTML, showSavedOutputs } from "./saved-outputs.js";
-import { Session } from "./session.js";
+import { registerServiceWorker } from "../offline/offline.js";
+import { NOTEBOOK_HTML, showSavedOutputs } from "../notebook/saved-outputs.js";
+import { Session } from "../session/session.js";
 import { decodeCode } from "./share-link.js";
-import DOMPurify from "./vendor/purify.es.mjs";
+import DOMPurify from "../vendor/purify.es.mjs";
 
 const MAX_BYTES = 50e6;
 
@@ -62,7 +62,7 @@ async function open(text, name) {
 
 /** The notebook's cells as elements, not yet in the page (a notebook that fails to show changes nothing). */
 async function build(parsed) {
-  const { renderMarkdown } = await import("./markdown.bundle.js");
+  const { renderMarkdown } = await import("../notebook/markdown.bundle.js");
   opened += 1;
   const env = `notebook-${opened}`;
   const notebook = new Notebook(session);

@@ -1,7 +1,7 @@
 // A cell in its own open shadow root (`data-testid="cell"`), one of a Notebook's cells: what article
 // cells (embed.js) and notebook.html's code cells are made of. Hosts add their own tools around it.
-import { Cell } from "./cell.js";
-import { buildCellView, shadowHost } from "./cell-view.js";
+import { Cell } from "../cell/cell.js";
+import { buildCellView, shadowHost } from "../cell/cell-view.js";
 
 export function hostedCell({ session, notebook, code, env, name, theme = "auto", collapsed = false, readOnly = false, onAdvance }) {
   const { host, root } = shadowHost("cell");

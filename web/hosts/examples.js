@@ -10,7 +10,7 @@ export const EXAMPLES = [
 
 export async function exampleText(file) {
   if (!EXAMPLES.some((example) => example.file === file)) throw new Error(`There is no example called "${file}".`);
-  const response = await fetch(new URL(`examples/${file}`, import.meta.url));
+  const response = await fetch(new URL(`../examples/${file}`, import.meta.url));
   if (!response.ok) throw new Error(`examples/${file}: ${response.status} ${response.statusText}`);
   return response.text();
 }

@@ -1,9 +1,9 @@
 // The main page: one cell bound to the page's own markup, plus examples, Clear, Share, Embed,
 // and code that arrives by link (never run until Run is pressed).
-import { Cell } from "./cell.js";
+import { Cell } from "../cell/cell.js";
 import { EXAMPLES, exampleText } from "./examples.js";
-import { registerServiceWorker } from "./offline.js";
-import { codeAside, putCodeAside, saveCode, savedCode } from "./saved-code.js";
+import { registerServiceWorker } from "../offline/offline.js";
+import { codeAside, putCodeAside, saveCode, savedCode } from "../cell/saved-code.js";
 import { showEmbedCode, showShareLink } from "./share-panel.js";
 import { BadLink, decodeCode, fragmentOptions, linkWithCode } from "./share-link.js";
 import { session } from "./start-python.js";
