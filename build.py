@@ -2,7 +2,7 @@
 """Assemble the static playground in dist/, and optionally serve it or pack it.
 
     python build.py                   build dist/ (installs the npm packages first if they are missing)
-    python build.py serve [--host H] [--port P]   build, then serve dist/ with COOP/COEP and gzip
+    python build.py serve [--host H] [--port P]   build, then serve dist/ with COOP/COEP, brotli and gzip
     python build.py zip               build, then write one zip of the site; its path is the last line
 
 Every path in dist/ is relative: copy it to any static host or a USB stick.
@@ -14,6 +14,7 @@ import hashlib
 import html
 import http.server
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -196,7 +197,7 @@ const [dist, sw] = process.argv.slice(1);
 const integrity = (entries) => ({ manifest: entries.map((entry) => ({ ...entry,
   integrity: 'sha384-' + createHash('sha384').update(readFileSync(`${dist}/${entry.url}`)).digest('base64') })) });
 const { count, size, warnings } = await injectManifest({ swSrc: sw, swDest: sw, globDirectory: dist,
-  globPatterns: ['**/*'], globIgnores: ['**/*.gz', 'sw.js'], maximumFileSizeToCacheInBytes: 64 * 2 ** 20,
+  globPatterns: ['**/*'], globIgnores: ['**/*.gz', '**/*.br', 'sw.js'], maximumFileSizeToCacheInBytes: 64 * 2 ** 20,
   manifestTransforms: [integrity] });
 for (const warning of warnings) console.error(warning);
 console.log(`  precache manifest: ${count} files, ${(size / 1e6).toFixed(1)} MB`);
@@ -204,15 +205,58 @@ console.log(`  precache manifest: ${count} files, ${(size / 1e6).toFixed(1)} MB`
     run('node', '--input-type=module', '-e', script, dist, dist / SW, label='node: workbox-build injectManifest')
 
 
+# Node's zlib has brotli; Python's standard library has not. Each .br is written beside its file, then renamed.
+BROTLI_SCRIPT = """
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants } from 'node:zlib';
+for (const path of process.argv.slice(1)) {
+  const data = readFileSync(path);
+  writeFileSync(`${path}.br.partial`, brotliCompressSync(data, { params: {
+    [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24,
+    [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+  renameSync(`${path}.br.partial`, `${path}.br`);
+}
+"""
+
+
 def compress(dist=DIST):
-    """Write a .gz beside each text or wasm file, for serve and for hosts that can send them."""
-    for path in sorted(dist.rglob('*')):
-        if path.suffix in COMPRESSIBLE and path.is_file():
-            data = path.read_bytes()
+    """Write a .gz and a .br beside each text or wasm file, for serve and for hosts that can send them.
+
+    Only where one is missing or older than its file: a copied build keeps its compressed files, and a
+    file rewritten since the last build gets new ones.
+    """
+    sources = [path for path in sorted(dist.rglob('*')) if path.suffix in COMPRESSIBLE and path.is_file()]
+
+    def stale(path, suffix):
+        compressed = Path(f"{path}{suffix}")
+        return not compressed.is_file() or compressed.stat().st_mtime_ns < path.stat().st_mtime_ns
+
+    brotli = [path for path in sources if stale(path, '.br')]
+    # Brotli at quality 11 takes about a minute for the snapshot alone: Node compresses in one process per
+    # core (the largest files spread over them) while Python writes the .gz files.
+    processes = [subprocess.Popen(['node', '--input-type=module', '-e', BROTLI_SCRIPT, *map(str, group)], cwd=ROOT)
+                 for group in spread(brotli, os.cpu_count() or 1) if group]
+    if processes:
+        print(f"$ node: brotli for {len(brotli)} files in {len(processes)} processes")
+    for path in sources:
+        if stale(path, '.gz'):
             # Written beside it, then renamed: serve never sends a half-written .gz.
             partial = Path(f"{path}.gz.partial")
-            partial.write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+            partial.write_bytes(gzip.compress(path.read_bytes(), compresslevel=9, mtime=0))
             partial.replace(f"{path}.gz")
+    if any(process.wait() for process in processes):
+        sys.exit("build.py: node could not write the .br files (see above)")
+
+
+def spread(paths, count):
+    """`paths` in `count` groups of about equal bytes, the largest first."""
+    groups = [[] for _ in range(count)]
+    sizes = [0] * count
+    for path in sorted(paths, key=lambda p: p.stat().st_size, reverse=True):
+        smallest = sizes.index(min(sizes))
+        groups[smallest].append(path)
+        sizes[smallest] += path.stat().st_size
+    return groups
 
 
 def build():
@@ -237,7 +281,7 @@ def build():
     (DIST / 'build.json').write_text(json.dumps(info, indent=2))
     bundle_service_worker()
     compress()
-    size = sum(p.stat().st_size for p in DIST.rglob('*') if p.suffix != '.gz')
+    size = sum(p.stat().st_size for p in DIST.rglob('*') if p.suffix not in ('.gz', '.br'))
     print(f"built {DIST.relative_to(ROOT)}/: {size / 1e6:.1f} MB, Python {python_version}, wheels {', '.join(wheels)}")
 
 
@@ -252,8 +296,25 @@ def pack():
     return target
 
 
+ENCODINGS = [('br', '.br'), ('gzip', '.gz')]  # the first that a browser takes is sent
+
+
+def accepted_encodings(header):
+    """The content codings an Accept-Encoding header allows (`br;q=0` refuses brotli)."""
+    accepted = set()
+    for part in header.split(','):
+        name, _, params = part.strip().partition(';')
+        quality = params.strip().removeprefix('q=') if params.strip().startswith('q=') else '1'
+        try:
+            if float(quality) > 0:
+                accepted.add(name.strip().lower())
+        except ValueError:
+            pass
+    return accepted
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files with cross-origin isolation (so Stop can interrupt Python), the CSP header, and gzip.
+    """Static files with cross-origin isolation (so Stop can interrupt Python), the CSP header, brotli and gzip.
 
     Every file may also be used by pages of other sites (embed.js on a blog), as GitHub Pages allows.
     isolated=False sends neither isolation nor the CSP, like a host that sets no headers: there the
@@ -274,19 +335,22 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
     def send_head(self):
-        """A file (its .gz when the browser takes gzip and the .gz is not older), with an ETag and Last-Modified:
-        a reload costs a 304."""
+        """A file (its .br or .gz when the browser takes that encoding and the compressed copy is not older),
+        with an ETag and Last-Modified: a reload costs a 304."""
         path = Path(self.translate_path(self.path))
         if path.is_dir() and self.path.split('?')[0].endswith('/'):
             path = path / 'index.html'
         if not path.is_file():
             return super().send_head()
-        compressed = Path(f"{path}.gz")
-        # A .gz older than its file (rewritten since, e.g. mid-deploy) holds old bytes under the file's new
-        # Last-Modified: a browser's update check would then get 304s for the new sw.js. Send the file.
-        gzipped = ('gzip' in self.headers.get('Accept-Encoding', '') and compressed.is_file()
-                   and compressed.stat().st_mtime_ns >= path.stat().st_mtime_ns)
-        served = compressed if gzipped else path
+        served, encoding = path, None
+        accepted = accepted_encodings(self.headers.get('Accept-Encoding', ''))
+        for name, suffix in ENCODINGS:
+            compressed = Path(f"{path}{suffix}")
+            # A compressed copy older than its file (rewritten since, e.g. mid-deploy) holds old bytes under the
+            # file's new Last-Modified: a browser's update check would then get 304s for the new sw.js. Send the file.
+            if name in accepted and compressed.is_file() and compressed.stat().st_mtime_ns >= path.stat().st_mtime_ns:
+                served, encoding = compressed, name
+                break
         stat = served.stat()
         etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
         modified = self.date_time_string(int(path.stat().st_mtime))
@@ -300,8 +364,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.end_headers()
             return None
         self.send_header('Content-Type', self.guess_type(str(path)))
-        if gzipped:
-            self.send_header('Content-Encoding', 'gzip')
+        if encoding:
+            self.send_header('Content-Encoding', encoding)
         self.send_header('Content-Length', str(stat.st_size))
         self.end_headers()
         return served.open('rb')

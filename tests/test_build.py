@@ -4,6 +4,7 @@ import hashlib
 import json
 import os
 import re
+import subprocess
 import threading
 import urllib.error
 import urllib.request
@@ -77,23 +78,65 @@ def test_serve_lets_a_reload_revalidate_with_a_304(site_url):
     assert body.startswith(b'<!doctype html>')
 
 
-def test_serve_never_sends_a_gz_older_than_its_file(tmp_path):
-    """A file rewritten after its .gz (a deploy in progress) is sent as it is now, not as the old .gz."""
+def unbrotli(data):
+    """Python's standard library has no brotli; Node's zlib has (build.py needs Node anyway)."""
+    script = "process.stdout.write(require('zlib').brotliDecompressSync(require('fs').readFileSync(0)))"
+    return subprocess.run(['node', '-e', script], input=data, capture_output=True, check=True).stdout
+
+
+def test_serve_sends_brotli_or_gzip_as_the_browser_asks(site_url, site):
+    for name in ['embed.js', 'pyodide/pyodide.asm.wasm']:
+        original = (site / name).read_bytes()
+        headers, body = fetch(site_url + name, **{'Accept-Encoding': 'gzip, deflate, br, zstd'})
+        assert headers['Content-Encoding'] == 'br' and unbrotli(body) == original
+        assert len(body) < len(gzip.compress(original, compresslevel=9))
+        for accepted in ['gzip', 'br;q=0, gzip;q=0.8']:
+            headers, body = fetch(site_url + name, **{'Accept-Encoding': accepted})
+            assert headers['Content-Encoding'] == 'gzip' and gzip.decompress(body) == original, accepted
+        headers, body = fetch(site_url + name, **{'Accept-Encoding': 'identity'})
+        assert 'Content-Encoding' not in headers and body == original
+
+
+def test_serve_never_sends_a_compressed_copy_older_than_its_file(tmp_path):
+    """A file rewritten after its .br and .gz (a deploy in progress) is sent as it is now, not as the old copies."""
     (tmp_path / 'sw.js').write_text('new')
     (tmp_path / 'sw.js.gz').write_bytes(gzip.compress(b'old'))
+    (tmp_path / 'sw.js.br').write_bytes(b'old brotli')
     (tmp_path / 'fresh.js').write_text('fresh')
     (tmp_path / 'fresh.js.gz').write_bytes(gzip.compress(b'fresh'))
-    os.utime(tmp_path / 'sw.js.gz', ns=(0, (tmp_path / 'sw.js').stat().st_mtime_ns - 1))
+    (tmp_path / 'fresh.js.br').write_bytes(b'fresh brotli')
+    for old in ['sw.js.gz', 'sw.js.br']:
+        os.utime(tmp_path / old, ns=(0, (tmp_path / 'sw.js').stat().st_mtime_ns - 1))
     server = build.make_server(port=0, directory=tmp_path)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     try:
-        headers, body = fetch(url + 'sw.js', **{'Accept-Encoding': 'gzip'})
-        assert 'Content-Encoding' not in headers and body == b'new'
+        for accepted in ['gzip', 'gzip, br']:
+            headers, body = fetch(url + 'sw.js', **{'Accept-Encoding': accepted})
+            assert 'Content-Encoding' not in headers and body == b'new'
         headers, body = fetch(url + 'fresh.js', **{'Accept-Encoding': 'gzip'})
         assert headers['Content-Encoding'] == 'gzip' and gzip.decompress(body) == b'fresh'
+        headers, body = fetch(url + 'fresh.js', **{'Accept-Encoding': 'gzip, br'})
+        assert headers['Content-Encoding'] == 'br' and body == b'fresh brotli'
     finally:
         server.shutdown()
+        server.server_close()
+
+
+def test_compress_remakes_only_what_is_missing_or_older_than_its_file(tmp_path):
+    (tmp_path / 'kept.js').write_text('kept')
+    (tmp_path / 'changed.js').write_text('before')
+    build.compress(tmp_path)
+    made = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob('*.*.*')}
+    assert sorted(made) == ['changed.js.br', 'changed.js.gz', 'kept.js.br', 'kept.js.gz']
+    (tmp_path / 'changed.js').write_text('after')
+    later = max(made.values()) + 10**9  # file systems keep coarse times: a second later, to be sure
+    os.utime(tmp_path / 'changed.js', ns=(later, later))
+    build.compress(tmp_path)
+    assert gzip.decompress((tmp_path / 'changed.js.gz').read_bytes()) == b'after'
+    assert unbrotli((tmp_path / 'changed.js.br').read_bytes()) == b'after'
+    assert unbrotli((tmp_path / 'kept.js.br').read_bytes()) == b'kept'
+    assert [(tmp_path / name).stat().st_mtime_ns for name in ['kept.js.br', 'kept.js.gz']] == [made['kept.js.br'], made['kept.js.gz']]
 
 
 def test_serve_allows_pages_of_other_sites_to_use_the_files(site_url):
@@ -104,7 +147,7 @@ def test_serve_allows_pages_of_other_sites_to_use_the_files(site_url):
 
 def test_the_service_worker_precaches_every_file_with_its_integrity(site):
     sw = (site / 'sw.js').read_text()
-    files = [p for p in site.rglob('*') if p.is_file() and p.suffix != '.gz' and p.name != 'sw.js']
+    files = [p for p in site.rglob('*') if p.is_file() and p.suffix not in ('.gz', '.br') and p.name != 'sw.js']
     assert 'self.__WB_MANIFEST' not in sw
     for path in files:
         assert f'"url":"{path.relative_to(site).as_posix()}"' in sw, path
