@@ -241,6 +241,19 @@ def test_a_package_this_build_lacks_is_named_with_what_to_use_instead(package, i
     assert 'micropip' in message
 
 
+@pytest.mark.parametrize('name, statement', [('np', 'import numpy as np'), ('plt', 'import matplotlib.pyplot as plt'),
+                                             ('torch', 'import torch')])
+def test_an_undefined_alias_names_the_package_it_usually_stands_for(name, statement):
+    """A notebook's later cells use `np` after `import numpy as np` failed: say why it is undefined."""
+    result, _ = run(f'{name}.zeros(3)')
+    assert result['error']['type'] == 'NameError'
+    package = statement.split()[1].split('.')[0]
+    assert f"name '{name}' is not defined; it would come from `{statement}`, and this playground has no {package}" \
+        in result['error']['message']
+    result, _ = run('npx + 1')
+    assert result['error']['message'] == "name 'npx' is not defined"
+
+
 def finish(job):
     """Drives a run's coroutine by hand: asyncio.sleep(0) only yields, and asyncio.run needs stack
     switching in Pyodide, which Node lacks."""

@@ -54,6 +54,9 @@ INSTEAD = {
     'sklearn': "make_moons(n_samples=100, noise=0.1) is built in, as in micrograd's demo",
     'pandas': "use lists and dicts",
 }
+# The names that notebooks give these packages: `np` undefined means `import numpy as np` failed earlier.
+ALIASES = {'np': ('numpy', 'import numpy as np'), 'plt': ('matplotlib', 'import matplotlib.pyplot as plt'),
+           'torch': ('torch', 'import torch'), 'pd': ('pandas', 'import pandas as pd')}
 
 
 class Output:
@@ -451,6 +454,10 @@ def _runtime_error(e):
     message = str(e)
     if isinstance(e, ModuleNotFoundError):
         message = _missing_module(e, message)
+    elif type(e) is NameError and e.name in ALIASES:
+        package, statement = ALIASES[e.name]
+        message = (f"{message}; it would come from `{statement}`, and this playground has no {package} "
+                   f"(it runs offline, so it cannot install it). Instead, {INSTEAD[package]}.")
     return {
         'type': type(e).__name__,
         'message': message,
