@@ -57,15 +57,15 @@ def _make(report):
     gettrace, getprofile, gc_enabled, gc_threshold = sys.gettrace, sys.getprofile, gc.isenabled, gc.get_threshold
     int_digits, switch_interval, getcwd = sys.get_int_max_str_digits, sys.getswitchinterval, os.getcwd
     environ, warnings_module = os.environ._data, warnings
-    is_, len_, all_, any_, map_, zip_, list_, tuple_, type_, issubclass_, str_, set_ = (
-        operator.is_, len, all, any, map, zip, list, tuple, type, issubclass, str, set)
+    is_, len_, all_, any_, map_, zip_, list_, tuple_, type_, issubclass_, str_, set_, sum_ = (
+        operator.is_, len, all, any, map, zip, list, tuple, type, issubclass, str, set, sum)
     # A class's own namespace and names, whatever its metaclass says (a run's metaclass could run code).
     type_dict = type.__dict__['__dict__'].__get__
     type_qualname = type.__dict__['__qualname__'].__get__
     type_flags = type.__dict__['__flags__'].__get__
     dict_get, dict_items, dict_values, proxy_values, proxy_get = (
         dict.get, dict.items, dict.values, MappingProxyType.values, MappingProxyType.get)
-    gc_objects, repeat_, compress = gc.get_objects, itertools.repeat, itertools.compress
+    gc_objects, repeat_, compress, chain = gc.get_objects, itertools.repeat, itertools.compress, itertools.chain.from_iterable
     module_dict = ModuleType.__dict__['__dict__'].__get__
     function_code = FunctionType.__dict__['__code__'].__get__
     function_closure = FunctionType.__dict__['__closure__'].__get__
@@ -209,23 +209,62 @@ def _make(report):
                 tuple_(dict_items(environ)) if all_(type_(k) is bytes and type_(v) is bytes for k, v in dict_items(environ)) else None)
 
     def fingerprint():
-        """What later runs would see: what each module and each class it defines holds, by identity."""
-        modules, others = {}, []
+        """What later runs would see, flat: (sizes, refs, hooks, settings). sizes are ints; refs, compared by
+        identity, are sys.modules' names and modules, what each module's namespace holds, then the namespaces
+        of the classes it defines, then its closures' cells and what they hold. unpack() gives it per module.
+        The refs come as an iterator: after a run that changed nothing, changes() compares them with the last
+        ones as they come, without building them."""
+        names, modules, counts, spaces, found, others = [], [], [], [], [], []
         for name, m in list_(dict_items(modules_dict)):
             if type_(name) is str_ and type_(m) is ModuleType and type_(d := module_dict(m)) is dict:
-                modules[name] = (m, tuple_(d), tuple_(dict_values(d)))
                 if name not in classes:
                     classes[name] = class_namespaces(name, d)
                     cells[name] = tuple_(closure_cells(name, d))
+                names.append(name)
+                modules.append(m)
+                counts.append(len_(classes[name]))
+                spaces += (d, *classes[name])
+                found.append(cells[name])
             else:
                 others += (name, m)
-        # Per module: its classes' namespaces, then its closures' cells and what they hold.
-        spaces = {name: [*((tuple_(d), tuple_(proxy_values(d))) for d in classes[name]),
-                         (cells[name], tuple_(map_(contents, cells[name])))] for name in modules}
+        held = [names, modules]
+        for space in spaces:
+            held += (space, dict_values(space) if type_(space) is dict else proxy_values(space))
+        cell_counts = list_(map_(len_, found))
+        found = tuple_(chain(found))
+        held += (found, map_(contents, found))
+        sizes = (len_(names), len_(spaces), *counts, *map_(len_, spaces), *cell_counts)
         filters = lookup(module_dict(warnings_module), 'filters')
         hooks = (*meta_path, None, *path_hooks, None, *path, None, *callbacks, None, *others, None,
                  *(filters if type_(filters) is list else ()), None, gettrace(), getprofile())
-        return modules, spaces, hooks, settings()
+        return sizes, chain(held), hooks, settings()
+
+    def kept(fingerprint):
+        sizes, refs, hooks, now = fingerprint
+        return sizes, tuple_(refs), hooks, now
+
+    def unpack(sizes, refs):
+        """A fingerprint per module: {name: (module, keys, values)}, and {name: [(keys, values) of each class
+        namespace it defines, then (closure cells, what they hold)]}."""
+        count, space_count = sizes[0], sizes[1]
+        counts = sizes[2:2 + count]
+        space_sizes = sizes[2 + count:2 + count + space_count]
+        cell_counts = sizes[2 + count + space_count:]
+        names, modules, at = refs[:count], refs[count:2 * count], 2 * count
+        namespaces = []  # (keys, values) of each, in fingerprint()'s order
+        for size in space_sizes:
+            namespaces.append((refs[at:at + size], refs[at + size:at + 2 * size]))
+            at += 2 * size
+        all_cells = sum_(cell_counts)
+        found, cell_values = refs[at:at + all_cells], refs[at + all_cells:]
+        per_module, per_spaces, space, cell = {}, {}, 0, 0
+        for name, module, classes_here, cells_here in zip_(names, modules, counts, cell_counts):
+            per_module[name] = (module, *namespaces[space])
+            per_spaces[name] = [*namespaces[space + 1:space + 1 + classes_here],
+                                (found[cell:cell + cells_here], cell_values[cell:cell + cells_here])]
+            space += 1 + classes_here
+            cell += cells_here
+        return per_module, per_spaces
 
     def outlived():
         """Whether anything a run defined (a function, a class, an instance of one) is still alive after its
@@ -242,18 +281,10 @@ def _make(report):
             return True
         return any_(map_(run_function, compress(found, map_(is_, map_(type_, found), repeat_(FunctionType)))))
 
-    def changes(namespace_gone=False):
-        """Reasons why the next run needs a new Python (an empty list: none); then forgets this run.
-        `namespace_gone`: the run's namespace is not kept (no named env), and the garbage was collected."""
-        modules, spaces, hooks, now = after = fingerprint()
-        old_modules, old_spaces, old_hooks, old_settings = state['before']
-        reasons = list_(said)
-        if namespace_gone and outlived():
-            reasons.append("left objects of its own alive (their __del__ or callbacks could run in a later run)")
-        if len_(hooks) != len_(old_hooks) or not all_(map_(is_, hooks, old_hooks)):
-            reasons.append("changed sys.modules, sys's import or trace hooks, or the warnings filters")
-        if now != old_settings:
-            reasons.append("changed a setting of Python's (the garbage collector, the environment, the working directory)")
+    def changed_modules(after, before):
+        """What a run changed, named module by module (only after one whose fingerprint differs)."""
+        (modules, spaces), (old_modules, old_spaces) = after, before
+        reasons = []
         for name, (module, keys, values) in dict_items(modules):
             old = dict_get(old_modules, name)
             if old is None:
@@ -266,12 +297,31 @@ def _make(report):
         for name, namespaces in dict_items(spaces):
             if any_(not same(*new, *old) for new, old in zip_(namespaces, dict_get(old_spaces, name, ()))):
                 reasons.append(f"changed a class or a closure of the module {name}")
-        state['before'] = after
+        return reasons
+
+    def changes(namespace_gone=False):
+        """Reasons why the next run needs a new Python (an empty list: none); then forgets this run.
+        `namespace_gone`: the run's namespace is not kept (no named env), and the garbage was collected."""
+        sizes, refs, hooks, now = fingerprint()
+        old_sizes, old_refs, old_hooks, old_settings = state['before']
+        reasons = list_(said)
+        if namespace_gone and outlived():
+            reasons.append("left objects of its own alive (their __del__ or callbacks could run in a later run)")
+        if len_(hooks) != len_(old_hooks) or not all_(map_(is_, hooks, old_hooks)):
+            reasons.append("changed sys.modules, sys's import or trace hooks, or the warnings filters")
+        if now != old_settings:
+            reasons.append("changed a setting of Python's (the garbage collector, the environment, the working directory)")
+        # Equal sizes mean as many refs as before (a dict that grew and one that shrank change sizes too).
+        if sizes == old_sizes and all_(map_(is_, refs, old_refs)):
+            state['before'] = (old_sizes, old_refs, hooks, now)
+        else:
+            sizes, refs, hooks, now = state['before'] = kept(fingerprint())
+            reasons += changed_modules(unpack(sizes, refs), unpack(old_sizes, old_refs))
         imported.clear()
         said.clear()
         return reasons[:3]
 
-    state['before'] = fingerprint()
+    state['before'] = kept(fingerprint())
     return audit, changes
 
 
