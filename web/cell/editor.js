@@ -89,7 +89,10 @@ export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, 
         view.dispatch({ effects });
       }
     },
-    clearError: () => view.dispatch({ effects: setErrorLine.of(null) }),
+    // Every run clears the mark: without one, no transaction (each makes every editor on the page measure).
+    clearError: () => {
+      if (view.state.field(errorLine).size) view.dispatch({ effects: setErrorLine.of(null) });
+    },
     focus: () => view.focus(),
   };
 }
