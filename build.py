@@ -322,6 +322,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     """
 
     isolated = True
+    encodings = ENCODINGS  # bench/first_visit.py serves without brotli beside it
 
     def end_headers(self):
         self.send_header('Access-Control-Allow-Origin', '*')
@@ -344,7 +345,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return super().send_head()
         served, encoding = path, None
         accepted = accepted_encodings(self.headers.get('Accept-Encoding', ''))
-        for name, suffix in ENCODINGS:
+        for name, suffix in self.encodings:
             compressed = Path(f"{path}{suffix}")
             # A compressed copy older than its file (rewritten since, e.g. mid-deploy) holds old bytes under the
             # file's new Last-Modified: a browser's update check would then get 304s for the new sw.js. Send the file.
