@@ -207,3 +207,32 @@ def test_an_article_opens_as_a_notebook(page, site_url, context):
     notebook = opened.value
     expect(cells(notebook)).to_have_count(count, timeout=STARTUP_TIMEOUT_MS)
     press_run(cells(notebook).first)  # ready again, not error: the article's first cell runs as a notebook's
+
+
+def test_opening_a_notebook_during_run_all_stops_the_one_that_was_running(page, site_url, tmp_path):
+    slow = tmp_path / 'slow.ipynb'
+    slow.write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
+        {'cell_type': 'code', 'id': f's{i}', 'metadata': {}, 'execution_count': None, 'outputs': [],
+         'source': f'import asyncio\nawait asyncio.sleep(0.4)\nslow_{i} = {i}'} for i in range(8)]}))
+    quick = tmp_path / 'quick.ipynb'
+    quick.write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
+        {'cell_type': 'code', 'id': 'q', 'metadata': {}, 'execution_count': None, 'outputs': [],
+         'source': "print(sorted(name for name in globals() if name.startswith('slow_')))"}]}))
+    page.goto(site_url + 'notebook.html')
+    with page.expect_file_chooser() as chooser:
+        page.get_by_test_id('open-notebook').click()
+    chooser.value.set_files(str(slow))
+    expect(cells(page)).to_have_count(8, timeout=STARTUP_TIMEOUT_MS)
+    page.get_by_test_id('run-all').click()
+    expect(cells(page).nth(1).locator('section.run')).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)
+
+    with page.expect_file_chooser() as chooser:
+        page.get_by_test_id('open-notebook').click()
+    chooser.value.set_files(str(quick))
+    expect(cells(page)).to_have_count(1)
+    expect(message(page)).to_contain_text('Opened quick.ipynb')
+    page.wait_for_timeout(1500)  # the slow notebook's Run all would have gone on, and said so, by now
+    expect(message(page)).to_contain_text('Opened quick.ipynb')
+    expect(cells(page).first.locator('section.run')).to_have_count(0)
+    run_all(page)
+    expect(cells(page).first.locator('pre.stdout')).to_have_text('[]\n')
