@@ -197,7 +197,7 @@ const [dist, sw] = process.argv.slice(1);
 const integrity = (entries) => ({ manifest: entries.map((entry) => ({ ...entry,
   integrity: 'sha384-' + createHash('sha384').update(readFileSync(`${dist}/${entry.url}`)).digest('base64') })) });
 const { count, size, warnings } = await injectManifest({ swSrc: sw, swDest: sw, globDirectory: dist,
-  globPatterns: ['**/*'], globIgnores: ['**/*.gz', '**/*.br', 'sw.js'], maximumFileSizeToCacheInBytes: 64 * 2 ** 20,
+  globPatterns: ['**/*'], globIgnores: ['**/*.gz', '**/*.br', '**/*.partial', 'sw.js'], maximumFileSizeToCacheInBytes: 64 * 2 ** 20,
   manifestTransforms: [integrity] });
 for (const warning of warnings) console.error(warning);
 console.log(`  precache manifest: ${count} files, ${(size / 1e6).toFixed(1)} MB`);
@@ -238,13 +238,21 @@ def compress(dist=DIST):
                  for group in spread(brotli, os.cpu_count() or 1) if group]
     if processes:
         print(f"$ node: brotli for {len(brotli)} files in {len(processes)} processes")
-    for path in sources:
-        if stale(path, '.gz'):
-            # Written beside it, then renamed: serve never sends a half-written .gz.
-            partial = Path(f"{path}.gz.partial")
-            partial.write_bytes(gzip.compress(path.read_bytes(), compresslevel=9, mtime=0))
-            partial.replace(f"{path}.gz")
-    if any(process.wait() for process in processes):
+    try:
+        for path in sources:
+            if stale(path, '.gz'):
+                # Written beside it, then renamed: serve never sends a half-written .gz.
+                partial = Path(f"{path}.gz.partial")
+                partial.write_bytes(gzip.compress(path.read_bytes(), compresslevel=9, mtime=0))
+                partial.replace(f"{path}.gz")
+        failed = [process.wait() for process in processes]
+    finally:
+        for process in processes:  # none is left writing into dist/ after an error here
+            process.kill()
+            process.wait()
+        for partial in dist.rglob('*.partial'):
+            partial.unlink()
+    if any(failed):
         sys.exit("build.py: node could not write the .br files (see above)")
 
 

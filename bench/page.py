@@ -152,7 +152,7 @@ def article_figures(browser, site, runs):
         page.wait_for_function("document.querySelector('[data-testid=cell]').shadowRoot"
                                ".querySelector('[data-testid=status]').dataset.state === 'ready'", timeout=TIMEOUT)
         first_run.append(1000 * (time.perf_counter() - start))
-        python_workers.append(sum(p == 'python-worker.js' for p in paths))
+        python_workers.append(sum(p.endswith('python-worker.js') for p in paths))
         context.close()
     shutil.rmtree(folder)
     return {'shown': median(shown), 'first_run': median(first_run), 'bytes': before_touch[-1],

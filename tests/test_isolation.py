@@ -266,3 +266,46 @@ def test_a_runs_own_classes_and_graphs_are_gone_after_it():
     assert json.loads(playground.run(program, lambda text: None)) == {'status': 'ok'}
     gc.collect()
     assert not any('alive' in reason for reason in changes(namespace_gone=True))
+
+
+# Garbage that finds itself again and again; the first time the garbage collector runs it inside a second
+# fingerprint of one check (the one made after a change, such as a first import), it adds an import hook.
+FINALIZER_DURING_THE_CHECK = '''
+import colorsys, sys
+class Finder:
+    find_spec = staticmethod(lambda *a: None)
+class Ghost:
+    seen = []
+    def __del__(self):
+        frame = sys._getframe(0).f_back
+        while frame is not None and frame.f_code.co_name != 'fingerprint':
+            frame = frame.f_back
+        if frame is not None and frame not in Ghost.seen:
+            Ghost.seen.append(frame)
+        if len(Ghost.seen) > 1 and Finder not in sys.meta_path:
+            sys.meta_path.insert(0, Finder)
+        else:
+            again = Ghost()
+            again.me = again
+ghost = Ghost()
+ghost.me = ghost
+'''
+
+
+def test_a_finalizer_cannot_change_what_the_check_has_already_compared():
+    import gc
+    said = []
+    _, changes = isolation._make(said.append)
+    threshold = gc.get_threshold()
+    gc.set_threshold(10)  # the garbage collector runs every few allocations, inside the check too
+    try:
+        changes()
+        exec(compile(FINALIZER_DURING_THE_CHECK, FILENAME, 'exec'), {'__name__': '__main__'})
+        after_the_run = changes()
+        planted = [hook for hook in sys.meta_path if getattr(hook, '__name__', '') == 'Finder']
+        assert not planted or any('import or trace hooks' in reason for reason in after_the_run), after_the_run
+    finally:
+        gc.set_threshold(*threshold)
+        sys.meta_path[:] = [hook for hook in sys.meta_path if getattr(hook, '__name__', '') != 'Finder']
+        for _ in range(3):
+            gc.collect()

@@ -55,6 +55,7 @@ def _make(report):
     # Everything the check uses is bound here, once.
     modules_dict, meta_path, path_hooks, path, callbacks = sys.modules, sys.meta_path, sys.path_hooks, sys.path, gc.callbacks
     gettrace, getprofile, gc_enabled, gc_threshold = sys.gettrace, sys.getprofile, gc.isenabled, gc.get_threshold
+    gc_enable, gc_disable = gc.enable, gc.disable
     int_digits, switch_interval, getcwd = sys.get_int_max_str_digits, sys.getswitchinterval, os.getcwd
     environ, warnings_module = os.environ._data, warnings
     is_, len_, all_, any_, map_, zip_, list_, tuple_, type_, issubclass_, str_, set_, sum_ = (
@@ -77,6 +78,7 @@ def _make(report):
     file_changes, write_flags = FILE_CHANGES, WRITE_FLAGS
 
     said, imported, classes, cells = set_(), set_(), {}, {}
+    end = object()  # the last of every fingerprint's refs
     state = {'before': None, 'checking': False}
 
     def text(value):
@@ -203,12 +205,13 @@ def _make(report):
         except ValueError:  # empty
             return cells
 
-    def settings():
-        """What a run can set in place, compared by value (ints, strs and tuples of them run no code)."""
-        return (gc_enabled(), gc_threshold(), int_digits(), switch_interval(), getcwd(),
+    def settings(collecting):
+        """What a run can set in place, compared by value (ints, strs and tuples of them run no code).
+        `collecting`: whether the garbage collector was on when the check began (it turns it off)."""
+        return (collecting, gc_threshold(), int_digits(), switch_interval(), getcwd(),
                 tuple_(dict_items(environ)) if all_(type_(k) is bytes and type_(v) is bytes for k, v in dict_items(environ)) else None)
 
-    def fingerprint():
+    def fingerprint(collecting):
         """What later runs would see, flat: (sizes, refs, hooks, settings). sizes are ints; refs, compared by
         identity, are sys.modules' names and modules, what each module's namespace holds, then the namespaces
         of the classes it defines, then its closures' cells and what they hold. unpack() gives it per module.
@@ -232,12 +235,12 @@ def _make(report):
             held += (space, dict_values(space) if type_(space) is dict else proxy_values(space))
         cell_counts = list_(map_(len_, found))
         found = tuple_(chain(found))
-        held += (found, map_(contents, found))
+        held += (found, map_(contents, found), (end,))
         sizes = (len_(names), len_(spaces), *counts, *map_(len_, spaces), *cell_counts)
         filters = lookup(module_dict(warnings_module), 'filters')
         hooks = (*meta_path, None, *path_hooks, None, *path, None, *callbacks, None, *others, None,
                  *(filters if type_(filters) is list else ()), None, gettrace(), getprofile())
-        return sizes, chain(held), hooks, settings()
+        return sizes, chain(held), hooks, settings(collecting)
 
     def kept(fingerprint):
         sizes, refs, hooks, now = fingerprint
@@ -256,7 +259,7 @@ def _make(report):
             namespaces.append((refs[at:at + size], refs[at + size:at + 2 * size]))
             at += 2 * size
         all_cells = sum_(cell_counts)
-        found, cell_values = refs[at:at + all_cells], refs[at + all_cells:]
+        found, cell_values = refs[at:at + all_cells], refs[at + all_cells:-1]  # the last is `end`
         per_module, per_spaces, space, cell = {}, {}, 0, 0
         for name, module, classes_here, cells_here in zip_(names, modules, counts, cell_counts):
             per_module[name] = (module, *namespaces[space])
@@ -301,9 +304,22 @@ def _make(report):
 
     def changes(namespace_gone=False):
         """Reasons why the next run needs a new Python (an empty list: none); then forgets this run.
-        `namespace_gone`: the run's namespace is not kept (no named env), and the garbage was collected."""
-        sizes, refs, hooks, now = fingerprint()
+        `namespace_gone`: the run's namespace is not kept (no named env), and the garbage was collected.
+        The garbage collector is off meanwhile: a finalizer of the run's could otherwise run in the middle
+        of the check and change what was already compared."""
+        collecting = gc_enabled()
+        gc_disable()
+        try:
+            return check(namespace_gone, collecting)
+        finally:
+            if collecting:
+                gc_enable()
+
+    def check(namespace_gone, collecting):
+        sizes, refs, hooks, now = fingerprint(collecting)
         old_sizes, old_refs, old_hooks, old_settings = state['before']
+        # Compared at once. Equal sizes mean as many refs as before; `end` closes both, so any other length fails.
+        unchanged = sizes == old_sizes and all_(map_(is_, refs, old_refs))
         reasons = list_(said)
         if namespace_gone and outlived():
             reasons.append("left objects of its own alive (their __del__ or callbacks could run in a later run)")
@@ -311,17 +327,18 @@ def _make(report):
             reasons.append("changed sys.modules, sys's import or trace hooks, or the warnings filters")
         if now != old_settings:
             reasons.append("changed a setting of Python's (the garbage collector, the environment, the working directory)")
-        # Equal sizes mean as many refs as before (a dict that grew and one that shrank change sizes too).
-        if sizes == old_sizes and all_(map_(is_, refs, old_refs)):
+        if unchanged:
             state['before'] = (old_sizes, old_refs, hooks, now)
         else:
-            sizes, refs, hooks, now = state['before'] = kept(fingerprint())
+            # The hooks and settings kept are the ones compared above, never newer ones.
+            sizes, refs, _, _ = kept(fingerprint(collecting))
+            state['before'] = (sizes, refs, hooks, now)
             reasons += changed_modules(unpack(sizes, refs), unpack(old_sizes, old_refs))
         imported.clear()
         said.clear()
         return reasons[:3]
 
-    state['before'] = kept(fingerprint())
+    state['before'] = kept(fingerprint(gc_enabled()))
     return audit, changes
 
 

@@ -454,7 +454,7 @@ def _runtime_error(e):
     message = str(e)
     if isinstance(e, ModuleNotFoundError):
         message = _missing_module(e, message)
-    elif type(e) is NameError and e.name in ALIASES:
+    elif type(e) is NameError and type(e.name) is str and e.name in ALIASES:
         package, statement = ALIASES[e.name]
         message = (f"{message}; it would come from `{statement}`, and this playground has no {package} "
                    f"(it runs offline, so it cannot install it). Instead, {INSTEAD[package]}.")

@@ -109,7 +109,7 @@ async function runAll() {
   const running = current;
   const { notebook, codeCells } = running;
   runAllButton.disabled = true;
-  say(`Running ${codeCells.length} cells…`);
+  say(`Running ${codeCells.length} ${codeCells.length === 1 ? "cell" : "cells"}…`);
   try {
     const { failed, stopped } = await notebook.runAll(codeCells, () => running.closed);
     if (running.closed) return; // another notebook was opened meanwhile: its message stays
@@ -118,7 +118,7 @@ async function runAll() {
     else if (failed.length) {
       say(`Ran all ${codeCells.length} cells; ${failed.length === 1 ? "cell" : "cells"} ${numbers.join(", ")} failed ` +
         "(see the output under each). The cells after a failed one ran anyway, as in Jupyter.", "warning");
-    } else say(`Ran all ${codeCells.length} cells.`);
+    } else say(`Ran all ${codeCells.length} ${codeCells.length === 1 ? "cell" : "cells"}.`);
   } finally {
     runAllButton.disabled = false;
   }

@@ -108,6 +108,9 @@ function loadPurify() {
         attribute.keepAttr = false;
       }
     });
+  }).catch((error) => {
+    purifyLoading = null; // the next graph tries again
+    throw new Error(`the graph's sanitizer (vendor/purify.es.mjs) could not be loaded: ${error.message}. Check your connection, then run again`);
   });
   return purifyLoading;
 }
