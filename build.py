@@ -351,18 +351,18 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             path = path / 'index.html'
         if not path.is_file():
             return super().send_head()
-        served, encoding = path, None
+        served, encoding, source = path, None, path.stat()
         accepted = accepted_encodings(self.headers.get('Accept-Encoding', ''))
         for name, suffix in self.encodings:
             compressed = Path(f"{path}{suffix}")
             # A compressed copy older than its file (rewritten since, e.g. mid-deploy) holds old bytes under the
             # file's new Last-Modified: a browser's update check would then get 304s for the new sw.js. Send the file.
-            if name in accepted and compressed.is_file() and compressed.stat().st_mtime_ns >= path.stat().st_mtime_ns:
+            if name in accepted and compressed.is_file() and compressed.stat().st_mtime_ns >= source.st_mtime_ns:
                 served, encoding = compressed, name
                 break
         stat = served.stat()
         etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
-        modified = self.date_time_string(int(path.stat().st_mtime))
+        modified = self.date_time_string(int(source.st_mtime))
         unchanged = (self.headers.get('If-None-Match') == etag if 'If-None-Match' in self.headers
                      else self.headers.get('If-Modified-Since') == modified)
         self.send_response(304 if unchanged else 200)
