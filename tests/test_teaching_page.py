@@ -7,6 +7,8 @@ from playwright.sync_api import expect
 from conftest import wait_until
 from test_page import load_example, playground, run, type_program  # noqa: F401 (playground is a fixture)
 from test_teaching import A_PLUS_A
+from scalargrad import Value
+from scalargrad.graph import format_number, trace
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -157,3 +159,39 @@ def test_the_neuron_fits_its_panel_on_a_1400_px_window(page, site_url):
         box = node(section.locator('svg').first, label).bounding_box()
         assert box['x'] >= view['x'] - 1 and box['x'] + box['width'] <= view['x'] + view['width'] + 1, label
         assert box['y'] >= view['y'] - 1 and box['y'] + box['height'] <= view['y'] + view['height'] + 1, label
+
+
+BIG_CHAIN = "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001\ny.label = 'out'\ny.backward()\ndraw_dot(y)\n"
+
+
+def test_a_2000_value_graph_draws_every_value_and_its_teaching_tools_work(playground):
+    """Issue 18's chain: laid out the quick way and with its text attributes said once, it is still whole."""
+    y = Value(1.0, label='y')
+    for _ in range(999):
+        y = y * 1.0001
+    y.label = 'out'
+    y.backward()
+    nodes, _ = trace(y)
+    expected = {f'v{i}': [n.label, f'data {format_number(n.data)}', f'grad {format_number(n.grad)}'] for i, n in enumerate(nodes)}
+
+    type_program(playground, BIG_CHAIN)
+    section = run(playground)
+    expect(section.locator('.graph-size')).to_have_text('1,999 values')
+    graph = section.locator('svg').first
+    drawn = graph.locator('g.node').evaluate_all(
+        "gs => gs.map(g => [g.id, [...g.querySelectorAll('text')].map(t => t.textContent.trim())])")
+    records = {id_: texts for id_, texts in drawn if not id_.endswith('_op')}
+    assert len(records) == 1999 and len(drawn) == 1999 + 999
+    assert records == expected  # an empty field (no label) is drawn as a space
+    # The font and anchor Graphviz wrote on every <text> now come from the graph's group.
+    style = graph.locator('g.node text').last.evaluate(
+        "t => [getComputedStyle(t).fontSize, getComputedStyle(t).fontFamily, getComputedStyle(t).textAnchor]")
+    assert style[0] == '12px' and style[1].startswith('Helvetica') and style[2] == 'middle'
+
+    section.get_by_role('button', name=re.compile('^Show the nodes as a table')).click()
+    rows = section.get_by_test_id('graph-table').locator('tr')
+    expect(rows).to_have_count(1 + 1999)
+    expect(rows.last.locator('td')).to_have_text(['out', '*', format_number(y.data), '1.0000'])
+    section.get_by_role('button', name=re.compile('^Step through forward')).click()
+    section.get_by_role('button', name='Step', exact=True).click()
+    expect(section.locator('.graph-narration')).to_contain_text('Step 1: a value = * of its inputs = 1.0001')

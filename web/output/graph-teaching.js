@@ -20,24 +20,25 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
   card.append(narration);
   const labels = Object.fromEntries((event.table || []).map((row) => [row.id, row.label || row.id]));
   const fullDot = event.groups?.full?.dot ?? (event.grouped_only ? null : event.dot);
+  const fullValues = event.groups?.full?.nodes ?? event.nodes;
   const showing = { view: event.view || "full", stepper: null };
   const viewButtons = new Map();
 
-  async function showView(name, dot) {
+  async function showView(name, dot, values) {
     showing.view = name;
     for (const [other, b] of viewButtons) b.setAttribute("aria-pressed", String(other === name));
-    await showVariant(dot);
+    await showVariant(dot, values);
   }
 
   // Steppers and the check work on the value-by-value drawing: a grouped view switches back to it.
   const onFullGraph = async () => {
-    if (showing.view !== "full") await showView("full", fullDot);
+    if (showing.view !== "full") await showView("full", fullDot, fullValues);
   };
 
-  async function showVariant(variant) {
+  async function showVariant(variant, values) {
     stopStepper();
     const dot = layout(variant);
-    const { svg, fill } = await renderer.render(dot);
+    const { svg, fill } = await renderer.render(dot, values);
     view.replace(svg, dot);
     await fill();
   }
@@ -63,7 +64,7 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
       const { check } = event;
       await onFullGraph();
       if (!check.wrong.length) return say(`✓ All ${check.checked} grads agree with finite differences.${check.reason ? ` ${check.reason}` : ""}`);
-      await showVariant(check.dot);
+      await showVariant(check.dot, fullValues);
       const [first] = check.wrong;
       const more = check.wrong.length > 1 ? ` (${check.wrong.length - 1} more marked)` : "";
       say(`✗ ${check.wrong.length} grad${check.wrong.length > 1 ? "s disagree" : " disagrees"} with finite differences: ` +
@@ -86,13 +87,14 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
     }));
   }
   if (event.groups) {
-    const variants = [["full", "Full graph", fullDot], ["neuron", "By neuron", event.groups.neuron?.dot], ["layer", "By layer", event.groups.layer?.dot]];
+    const variants = [["full", "Full graph", fullDot, fullValues], ["neuron", "By neuron", event.groups.neuron?.dot, event.groups.neuron?.nodes],
+      ["layer", "By layer", event.groups.layer?.dot, event.groups.layer?.nodes]];
     const group = element("span", "graph-views");
     group.setAttribute("role", "group");
     group.setAttribute("aria-label", "Which view of the graph");
-    for (const [name, label, dot] of variants) {
+    for (const [name, label, dot, values] of variants) {
       const b = button(label, name === "full" && !dot ? "Full graph: more than 2,000 values, too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`,
-        () => showView(name, dot));
+        () => showView(name, dot, values));
       b.disabled = !dot;
       viewButtons.set(name, b);
       b.setAttribute("aria-pressed", String(name === showing.view));

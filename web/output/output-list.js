@@ -90,13 +90,13 @@ export class OutputList {
     // The layout chosen here (a transformation of the DOT) applies to every variant the teaching tools draw.
     let layout = matchMedia(NARROW).matches ? topDown : (dot) => dot;
     let dot = layout(event.dot);
-    let { svg, fill } = await this.renderer.render(dot);
+    let { svg, fill } = await this.renderer.render(dot, event.nodes);
     const width = parts.view.clientWidth || 600;
     if (event.nodes <= SMALL_GRAPH && !fitsReadably(homeBox(svg), width)) {
       for (const other of [(d) => stacked(layout(d)), topDown]) {
         const otherDot = other(event.dot);
         if (otherDot === dot) continue;
-        const drawn = await this.renderer.render(otherDot);
+        const drawn = await this.renderer.render(otherDot, event.nodes);
         if (fitsReadably(homeBox(drawn.svg), width)) {
           ({ svg, fill } = drawn);
           [dot, layout] = [otherDot, other];
