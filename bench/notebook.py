@@ -14,7 +14,6 @@ import re
 import statistics
 import sys
 import threading
-import time
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
@@ -22,7 +21,7 @@ from playwright.sync_api import expect, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
-from page import LAUNCH, TIMEOUT  # noqa: E402
+from page import LAUNCH, TIMEOUT, wait_for  # noqa: E402
 
 # Each code cell reports its own Python time, so that Run all's overhead is what is left.
 TIMED_CELL = 'import time as _t\n_start = _t.perf_counter()\nx{i} = sum(range(1000))\n_own.append(_t.perf_counter() - _start)'
@@ -35,15 +34,6 @@ NOTE_WHEN_RAN_ALL = """() => {
     observer.disconnect();
   }).observe(message, { childList: true, characterData: true, subtree: true });
 }"""
-
-
-def wait_for(page, expression):
-    """page.wait_for_function polls with eval(), which the page's Content-Security-Policy refuses."""
-    deadline = time.monotonic() + TIMEOUT / 1000
-    while not page.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise TimeoutError(expression)
-        page.wait_for_timeout(20)
 
 
 def notebook(cells):

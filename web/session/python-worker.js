@@ -89,7 +89,7 @@ async function boot({ base, interruptBuffer: buffer }) {
     timings[name] = Math.round(now - lap);
     lap = now;
   };
-  progress(1, "Downloading Python (11 to 14 MB the first time)…");
+  progress(1, "Downloading Python (10 to 13 MB the first time)…");
   const info = download(url("build.json")).then((response) => response.json());
   const wheels = info.then(({ wheels }) =>
     Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
