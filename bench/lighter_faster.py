@@ -1,0 +1,112 @@
+"""Issue 18's four figures, side by side in one run on `build.py serve`, headless Chromium:
+
+  1. a first visit's bytes, service worker's precache included (brotli, and gzip only beside it);
+  2. Run to a drawn graph: the neuron, the issue's 1,999-value chain, a 4,834-value network (opens grouped);
+  3. Python ready against a bare loadPyodide: a first visit, and a second one from the service worker;
+  4. the moons example with plot() and plot_boundary() against the same program without them, in the page.
+
+    python build.py && python bench/lighter_faster.py [--runs 5]
+
+Medians over --runs. No assertions: figures only (the tests assert the behaviour).
+"""
+import argparse
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+import first_visit
+from page import BARE_PAGE, BARE_SCRIPT, BARE_WORKER, LAUNCH, WAIT_FOR_GRAPH, median, ready, serve, set_code, visits
+from teaching import run_program
+import build  # noqa: E402 (page.py put the repository on sys.path)
+
+NEURON = (build.ROOT / 'web' / 'examples' / 'neuron.py').read_text()
+CHAIN = "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n"
+NETWORK = """random.seed(0)
+model = MLP(3, [8, 8, 1])
+xs = [[random.uniform(-1, 1) for _ in range(3)] for _ in range(20)]
+ys = [random.choice([-1.0, 1.0]) for _ in xs]
+loss = sum(((model(x) - y) ** 2 for x, y in zip(xs, ys)), Value(0.0))
+loss.backward()
+draw_dot(loss)
+"""
+MOONS = (build.ROOT / 'web' / 'examples' / 'moons-mlp.py').read_text()
+MOONS_WITHOUT_CHARTS = re.sub(r'^\s*plot(_boundary)?\(.*\n', '', MOONS, flags=re.M)
+
+
+def bare_site():
+    folder = Path(tempfile.mkdtemp())
+    (folder / 'index.html').write_text(BARE_PAGE)
+    (folder / 'bare-page.js').write_text(BARE_SCRIPT)
+    (folder / 'bare-worker.js').write_text(BARE_WORKER)
+    os.symlink(build.DIST / 'pyodide', folder / 'pyodide')
+    return folder
+
+
+def graphs(page, runs):
+    """Run to the graph drawn and the status ready, on one page after a warm-up run of each program; the
+    output is cleared before each run (earlier runs' graphs would make the page's layout slower)."""
+    def run_to_graph():
+        page.click('[data-testid=clear]')
+        return page.evaluate(WAIT_FOR_GRAPH)['ms']
+
+    figures = {}
+    for name, code in (('neuron', NEURON), ('1,999-value chain', CHAIN), ('4,834-value network, grouped', NETWORK)):
+        set_code(page, code)
+        run_to_graph()
+        figures[name] = median([run_to_graph() for _ in range(runs)])
+    return figures
+
+
+def charts(page, runs):
+    """Run to ready of the moons example with and without its plot calls, alternated."""
+    with_charts, without = [], []
+    for _ in range(runs):
+        page.click('[data-testid=clear]')
+        with_charts.append(run_program(page, MOONS)['ms'])
+        page.click('[data-testid=clear]')
+        without.append(run_program(page, MOONS_WITHOUT_CHARTS)['ms'])
+    return median(with_charts), median(without)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--runs', type=int, default=5)
+    args = parser.parse_args()
+    bare = bare_site()
+    _, url = serve(build.DIST)
+    plain_server, plain_url = serve(build.DIST, isolated=False)
+    _, bare_plain_url = serve(bare, isolated=False)
+    bytes_servers = {'brotli': first_visit.serve(build.ENCODINGS), 'gzip only': first_visit.serve([('gzip', '.gz')])}
+    with sync_playwright() as p:
+        executable = '/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None
+        browser = p.chromium.launch(executable_path=executable, args=LAUNCH)
+        sent = {name: [sum(first_visit.visit(browser, server, address)[0].values()) for _ in range(args.runs)]
+                for name, (server, address) in bytes_servers.items()}
+        context = browser.new_context(viewport={'width': 1280, 'height': 800})
+        page = context.new_page()
+        ready(page, url)
+        drawn = graphs(page, args.runs)
+        plotted, plain = charts(page, args.runs)
+        context.close()
+        starts = visits(browser, plain_server, plain_url, bare_plain_url, args.runs)
+        browser.close()
+    shutil.rmtree(bare)
+
+    print(f"Issue 18, medians of {args.runs} runs, headless Chromium, localhost, {os.cpu_count()} cores")
+    print(f"  1. first visit, precache included: {median(sent['brotli']) / 1e6:.2f} MB with brotli (target 10), "
+          f"{median(sent['gzip only']) / 1e6:.2f} MB with gzip only")
+    print("  2. Run to a drawn graph: " + ', '.join(f"{name} {ms:.0f} ms" for name, ms in drawn.items())
+          + " (targets 80 ms, 1 s, 1 s)")
+    print(f"  3. Python ready / bare loadPyodide: first visit {starts['first']:.0f} / {starts['bare_first']:.0f} ms = "
+          f"{starts['first'] / starts['bare_first']:.2f}, from the service worker {starts['second']:.0f} / "
+          f"{starts['bare_second']:.0f} ms = {starts['second'] / starts['bare_second']:.2f} (target 0.30)")
+    print(f"  4. moons example: with plot and plot_boundary {plotted / 1000:.2f} s, without {plain / 1000:.2f} s, "
+          f"ratio {plotted / plain:.2f} (target 1.15)")
+
+
+if __name__ == '__main__':
+    main()
