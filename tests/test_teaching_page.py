@@ -184,6 +184,8 @@ def test_a_2000_value_graph_draws_every_value_and_its_teaching_tools_work(playgr
     assert len(records) == 1999 and len(drawn) == 1999 + 999
     assert records == expected  # an empty field (no label) is drawn as a space
     # The font and anchor Graphviz wrote on every <text> now come from the graph's group.
+    assert graph.locator('g.graph').first.get_attribute('font-size') == '12.00'
+    assert graph.locator('text[font-size]').count() == 0
     style = graph.locator('g.node text').last.evaluate(
         "t => [getComputedStyle(t).fontSize, getComputedStyle(t).fontFamily, getComputedStyle(t).textAnchor]")
     assert style[0] == '12px' and style[1].startswith('Helvetica') and style[2] == 'middle'
@@ -195,3 +197,27 @@ def test_a_2000_value_graph_draws_every_value_and_its_teaching_tools_work(playgr
     section.get_by_role('button', name=re.compile('^Step through forward')).click()
     section.get_by_role('button', name='Step', exact=True).click()
     expect(section.locator('.graph-narration')).to_contain_text('Step 1: a value = * of its inputs = 1.0001')
+
+
+NETWORK = """random.seed(0)
+model = MLP(3, [8, 8, 1])
+xs = [[random.uniform(-1, 1) for _ in range(3)] for _ in range(20)]
+loss = sum(((model(x) - 1.0) ** 2 for x in xs), Value(0.0))
+loss.backward()
+draw_dot(loss)
+"""
+
+
+def test_a_network_opens_grouped_drawn_as_its_by_neuron_button_draws_it(playground):
+    """A 4,834-value network opens on its neuron view (98 boxes): laid out as that view, not as 4,834 values."""
+    type_program(playground, NETWORK)
+    section = run(playground)
+    card = section.locator('figure.graph-card')
+    expect(card.get_by_role('button', name='By neuron')).to_have_attribute('aria-pressed', 'true')
+    drawing = card.locator('svg g.graph')  # its transform holds the layout's height
+    opened = drawing.get_attribute('transform')
+    card.get_by_role('button', name='By layer').click()
+    expect(card.get_by_role('button', name='By layer')).to_have_attribute('aria-pressed', 'true')
+    card.get_by_role('button', name='By neuron').click()
+    expect(card.get_by_role('button', name='By neuron')).to_have_attribute('aria-pressed', 'true')
+    expect(drawing).to_have_attribute('transform', opened)

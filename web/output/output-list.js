@@ -90,13 +90,14 @@ export class OutputList {
     // The layout chosen here (a transformation of the DOT) applies to every variant the teaching tools draw.
     let layout = matchMedia(NARROW).matches ? topDown : (dot) => dot;
     let dot = layout(event.dot);
-    let { svg, fill } = await this.renderer.render(dot, event.nodes);
+    const values = event.groups?.[event.view]?.nodes ?? event.nodes; // a network may open on a grouped view
+    let { svg, fill } = await this.renderer.render(dot, values);
     const width = parts.view.clientWidth || 600;
     if (event.nodes <= SMALL_GRAPH && !fitsReadably(homeBox(svg), width)) {
       for (const other of [(d) => stacked(layout(d)), topDown]) {
         const otherDot = other(event.dot);
         if (otherDot === dot) continue;
-        const drawn = await this.renderer.render(otherDot, event.nodes);
+        const drawn = await this.renderer.render(otherDot, values);
         if (fitsReadably(homeBox(drawn.svg), width)) {
           ({ svg, fill } = drawn);
           [dot, layout] = [otherDot, other];

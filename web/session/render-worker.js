@@ -54,15 +54,18 @@ const GRAPH_GROUP = /<g id="[^"]*" class="graph"/;
  * <text> inherits it: the page parses and sanitizes a fifth less. DOMPurify still sees all of it.
  */
 function hoistTextAttributes(svg) {
-  if (!GRAPH_GROUP.test(svg)) return svg;
+  // Only from <svg> on: a graph's stylesheet attribute is written, unescaped, into a processing instruction before it.
+  const start = svg.indexOf("<svg");
+  const drawing = svg.slice(start);
+  if (start < 0 || !GRAPH_GROUP.test(drawing)) return svg;
   const counts = new Map();
-  for (const [attribute] of svg.matchAll(TEXT_ATTRIBUTE)) counts.set(attribute, (counts.get(attribute) ?? 0) + 1);
+  for (const [attribute] of drawing.matchAll(TEXT_ATTRIBUTE)) counts.set(attribute, (counts.get(attribute) ?? 0) + 1);
   const common = new Map(); // attribute name -> its most common text, ` name="value"`
   for (const [attribute, count] of counts) {
     const name = attribute.slice(1, attribute.indexOf("="));
     if (!common.has(name) || count > counts.get(common.get(name))) common.set(name, attribute);
   }
   const hoisted = new Set(common.values());
-  return svg.replace(TEXT_ATTRIBUTE, (attribute) => (hoisted.has(attribute) ? "" : attribute))
+  return svg.slice(0, start) + drawing.replace(TEXT_ATTRIBUTE, (attribute) => (hoisted.has(attribute) ? "" : attribute))
     .replace(GRAPH_GROUP, (group) => group + [...hoisted].join(""));
 }
