@@ -14,14 +14,12 @@ import argparse
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 import first_visit
-from page import (BARE_PAGE, BARE_SCRIPT, BARE_WORKER, LAUNCH, WAIT_FOR_GRAPH, mark, median, ready, serve, set_code,
-                  visits, wait_for)
+from page import LAUNCH, WAIT_FOR_GRAPH, bare_site, mark, median, ready, serve, set_code, visits, wait_for
 from teaching import run_program
 import build  # noqa: E402 (page.py put the repository on sys.path)
 
@@ -44,15 +42,6 @@ SNAPSHOT_ONLY_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
 const memory = fetch("./pyodide/snapshot.bin").then((response) => response.arrayBuffer());
 await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href, _loadSnapshot: memory });
 self.postMessage("ready");"""
-
-
-def bare_site(worker=BARE_WORKER):
-    folder = Path(tempfile.mkdtemp())
-    (folder / 'index.html').write_text(BARE_PAGE)
-    (folder / 'bare-page.js').write_text(BARE_SCRIPT)
-    (folder / 'bare-worker.js').write_text(worker)
-    os.symlink(build.DIST / 'pyodide', folder / 'pyodide')
-    return folder
 
 
 def first_start(browser, url, runs):

@@ -83,6 +83,16 @@ def serve(directory, isolated=True):
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+def bare_site(worker=BARE_WORKER):
+    """A folder with the bare page, `worker` as its worker, and dist/'s Pyodide (the peer of the playground)."""
+    folder = Path(tempfile.mkdtemp())
+    (folder / 'index.html').write_text(BARE_PAGE)
+    (folder / 'bare-page.js').write_text(BARE_SCRIPT)
+    (folder / 'bare-worker.js').write_text(worker)
+    os.symlink(build.DIST / 'pyodide', folder / 'pyodide')
+    return folder
+
+
 def wait_for(page, expression):
     """page.wait_for_function polls with eval(), which the page's Content-Security-Policy refuses."""
     deadline = time.monotonic() + TIMEOUT / 1000
@@ -205,11 +215,7 @@ def median(values):
 
 def report(runs):
     """Measures and prints the load, run, render and Stop figures, the visits and the article."""
-    bare_dir = Path(tempfile.mkdtemp())
-    (bare_dir / 'index.html').write_text(BARE_PAGE)
-    (bare_dir / 'bare-worker.js').write_text(BARE_WORKER)
-    (bare_dir / 'bare-page.js').write_text(BARE_SCRIPT)
-    os.symlink(build.DIST / 'pyodide', bare_dir / 'pyodide')
+    bare_dir = bare_site()
     _, url = serve(build.DIST)
     plain_server, plain_url = serve(build.DIST, isolated=False)
     _, bare_url = serve(bare_dir)

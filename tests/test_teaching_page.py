@@ -166,11 +166,9 @@ BIG_CHAIN = "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001
 
 def test_a_2000_value_graph_draws_every_value_and_its_teaching_tools_work(playground):
     """Issue 18's chain: laid out the quick way and with its text attributes said once, it is still whole."""
-    y = Value(1.0, label='y')
-    for _ in range(999):
-        y = y * 1.0001
-    y.label = 'out'
-    y.backward()
+    space = {'Value': Value, 'draw_dot': lambda root: None}
+    exec(BIG_CHAIN, space)  # the same program in CPython gives the values the page must draw
+    y = space['y']
     nodes, _ = trace(y)
     expected = {f'v{i}': [n.label, f'data {format_number(n.data)}', f'grad {format_number(n.grad)}'] for i, n in enumerate(nodes)}
 
