@@ -2,16 +2,22 @@
 """Assemble the static playground in dist/, and optionally serve it or pack it.
 
     python build.py                   build dist/ (installs the npm packages first if they are missing)
+    python build.py --full            the same, from nothing: dist/ and the cached snapshot are made anew
     python build.py serve [--host H] [--port P]   build, then serve dist/ with COOP/COEP, brotli and gzip
     python build.py zip               build, then write one zip of the site; its path is the last line
 
 Every path in dist/ is relative: copy it to any static host or a USB stick.
+
+A build writes only the files of dist/ whose bytes changed, and deletes what the sources no longer make:
+an unchanged file keeps its .br and .gz (brotli at quality 11 takes a minute), and the memory snapshot is
+reused from .cache/ while the runtime and the wheels it was made from are the same bytes.
 """
 import argparse
 import functools
 import gzip
 import hashlib
 import html
+import io
 import http.server
 import json
 import os
@@ -103,19 +109,35 @@ def download_wheel(requirement):
 
 
 def build_scalargrad_wheel(into):
-    for old in into.glob('scalargrad-*.whl'):
-        old.unlink()
-    run(sys.executable, '-m', 'pip', 'wheel', '--quiet', '--no-deps', '--wheel-dir', into, ROOT)
-    (wheel,) = into.glob('scalargrad-*.whl')
-    return wheel
+    folder = CACHE / 'scalargrad-wheel'
+    if folder.exists():
+        shutil.rmtree(folder)
+    run(sys.executable, '-m', 'pip', 'wheel', '--quiet', '--no-deps', '--wheel-dir', folder, ROOT)
+    (wheel,) = folder.glob('scalargrad-*.whl')
+    return copy(wheel, into / wheel.name)
+
+
+written = set()  # the files of dist/ that this build made; build() deletes the others
+
+
+def put(target, data):
+    """`data` as the file `target`, rewritten only if its bytes differ: an unchanged file keeps its
+    modification time, and so its .br and .gz. Returns whether it changed."""
+    written.add(target)
+    if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(f"{target}.partial")
+    partial.write_bytes(data)
+    partial.replace(target)
+    return True
 
 
 def copy(source, target):
     if not source.exists():
         sys.exit(f"build.py: missing {source}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(source, target)
-    print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
+    if put(target, source.read_bytes()):
+        print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
     return target
 
 
@@ -125,9 +147,8 @@ def copy_page(source, target):
     page = source.read_text(encoding='utf-8')
     if page.count(charset) != 1:
         sys.exit(f"build.py: {source} needs exactly one {charset} (the CSP <meta> goes after it)")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page.replace(charset, f"{charset}\n  {csp_meta(policy_for(target.name))}"), encoding='utf-8')
-    print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)} (with the CSP <meta>)")
+    if put(target, page.replace(charset, f"{charset}\n  {csp_meta(policy_for(target.name))}").encode('utf-8')):
+        print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)} (with the CSP <meta>)")
 
 
 def copy_pyodide():
@@ -140,7 +161,7 @@ def copy_pyodide():
     # The npm package ships no wheels and PyPI's micropip wheel differs from the lock's hash;
     # with a wrong hash loadPackage fails silently, so the lock we ship carries the real one.
     micropip['sha256'] = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    (DIST / 'pyodide' / 'pyodide-lock.json').write_text(json.dumps(lock))
+    put(DIST / 'pyodide' / 'pyodide-lock.json', json.dumps(lock).encode())
     return lock['info']['python'], micropip['file_name']
 
 
@@ -153,28 +174,38 @@ def stored_zip(source, target):
     """
     if not source.exists():
         sys.exit(f"build.py: missing {source}")
-    with zipfile.ZipFile(source) as deflated, zipfile.ZipFile(target, 'w', zipfile.ZIP_STORED) as stored:
+    data = io.BytesIO()
+    with zipfile.ZipFile(source) as deflated, zipfile.ZipFile(data, 'w', zipfile.ZIP_STORED) as stored:
         for entry in deflated.infolist():
             stored.writestr(entry, deflated.read(entry), compress_type=zipfile.ZIP_STORED)
-    print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)} (stored, {target.stat().st_size / 1e6:.1f} MB)")
+    if put(target, data.getvalue()):
+        print(f"  {source.relative_to(ROOT)} -> {target.relative_to(ROOT)} (stored, {target.stat().st_size / 1e6:.1f} MB)")
 
 
 def bundle_modules():
     for source in [EDITOR_SOURCE, PLOT_SOURCE, MARKDOWN_SOURCE]:
         bundle = Path(source).with_suffix('.bundle.js')
+        made = CACHE / 'bundles' / bundle
         run(ESBUILD, ROOT / 'web' / source, '--bundle', '--format=esm', '--minify', '--log-level=warning',
-            f"--outfile={DIST / bundle}")
+            f"--outfile={made}")
+        put(DIST / bundle, made.read_bytes())
 
 
-def make_snapshot(wheels):
-    """A Pyodide memory snapshot of Python with the wheels unpacked and scalargrad.playground imported.
+def snapshot_key(wheels):
+    """What the snapshot is made from: the runtime, the standard library, the wheels' files (not their
+    METADATA, which holds README.md) and the script that makes it."""
+    digest = hashlib.sha256(SNAPSHOT_SCRIPT.encode())
+    for name in [*PYODIDE_FILES, STDLIB, 'pyodide-lock.json']:
+        digest.update((DIST / 'pyodide' / name).read_bytes())
+    for name in wheels:
+        with zipfile.ZipFile(DIST / 'wheels' / name) as wheel:
+            for entry in sorted(wheel.namelist()):
+                if not entry.endswith(('.dist-info/METADATA', '.dist-info/RECORD')):
+                    digest.update(entry.encode() + wheel.read(entry))
+    return digest.hexdigest()[:16]
 
-    The worker restores it in under a second instead of booting Python (3 s or more). Pyodide's snapshot
-    options are private: they fit only the exact runtime that made them, so every build makes a new one,
-    under Node with the runtime it ships, and the worker falls back to a plain boot if restoring fails.
-    A snapshot holds memory, not files: the worker still unpacks the wheels after restoring it.
-    """
-    script = """
+
+SNAPSHOT_SCRIPT = """
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 const [dist, snapshot, ...wheels] = process.argv.slice(1);
@@ -194,16 +225,37 @@ os.environ.pop('_', None)  # this script's path on the build machine
 `);
 writeFileSync(`${dist}/${snapshot}`, pyodide.makeMemorySnapshot());
 """
-    run('node', '--input-type=module', '-e', script, DIST, SNAPSHOT, *wheels, label='node: Pyodide memory snapshot')
+
+
+def make_snapshot(wheels):
+    """A Pyodide memory snapshot of Python with the wheels unpacked and scalargrad.playground imported.
+
+    The worker restores it in under a second instead of booting Python (3 s or more). Pyodide's snapshot
+    options are private: they fit only the exact runtime that made them, so a new one is made whenever the
+    runtime or a wheel changes (snapshot_key), under Node with the runtime it ships, and the worker falls back to a plain boot if restoring fails.
+    A snapshot holds memory, not files: the worker still unpacks the wheels after restoring it.
+    """
+    key = snapshot_key(wheels)
+    cached = CACHE / 'snapshot' / f"{key}.bin"
+    if not cached.is_file():
+        run('node', '--input-type=module', '-e', SNAPSHOT_SCRIPT, DIST, SNAPSHOT, *wheels, label='node: Pyodide memory snapshot')
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        for old in cached.parent.glob('*.bin'):
+            old.unlink()
+        shutil.copyfile(DIST / SNAPSHOT, cached)
+    else:
+        print(f"  {SNAPSHOT}: the runtime and the wheels are unchanged, so the snapshot is {cached.relative_to(ROOT)}")
+    put(DIST / SNAPSHOT, cached.read_bytes())
     print(f"  {SNAPSHOT}: {(DIST / SNAPSHOT).stat().st_size / 1e6:.1f} MB")
 
 
 def bundle_service_worker(dist=DIST):
     """sw.js with the manifest of everything in `dist` (run it again after changing a built file)."""
+    made = CACHE / 'bundles' / SW
     run(ESBUILD, ROOT / 'web' / SW_SOURCE, '--bundle', '--format=iife', '--minify', '--log-level=warning',
         '--define:process.env.NODE_ENV="production"', f"--define:CONTENT_SECURITY_POLICY={json.dumps(CONTENT_SECURITY_POLICY)}",
         f"--define:NOTEBOOK_CONTENT_SECURITY_POLICY={json.dumps(NOTEBOOK_POLICY)}",
-        f"--outfile={dist / SW}")
+        f"--outfile={made}")
     # workbox-build writes the manifest: every file of the build with a revision, plus the SHA-384
     # integrity that sw.js checks before it serves a cached copy.
     script = """
@@ -219,7 +271,8 @@ const { count, size, warnings } = await injectManifest({ swSrc: sw, swDest: sw, 
 for (const warning of warnings) console.error(warning);
 console.log(`  precache manifest: ${count} files, ${(size / 1e6).toFixed(1)} MB`);
 """
-    run('node', '--input-type=module', '-e', script, dist, dist / SW, label='node: workbox-build injectManifest')
+    run('node', '--input-type=module', '-e', script, dist, made, label='node: workbox-build injectManifest')
+    put(dist / SW, made.read_bytes())
 
 
 # Node's zlib has brotli; Python's standard library has not. Each .br is written beside its file, then renamed.
@@ -284,11 +337,14 @@ def spread(paths, count):
     return groups
 
 
-def build():
+def build(full=False):
     install_npm_packages()
-    if DIST.exists():
-        shutil.rmtree(DIST)
-    DIST.mkdir()
+    if full:
+        for folder in [DIST, CACHE / 'snapshot']:
+            if folder.exists():
+                shutil.rmtree(folder)
+    written.clear()
+    DIST.mkdir(exist_ok=True)
     for source in sorted((ROOT / 'web').rglob('*')):
         path = source.relative_to(ROOT / 'web')
         if source.is_file() and source.suffix == '.html':
@@ -303,11 +359,23 @@ def build():
     make_snapshot(wheels)
     bundle_modules()
     info = {'python': python_version, 'micropip': micropip, 'wheels': wheels, 'snapshot': SNAPSHOT}
-    (DIST / 'build.json').write_text(json.dumps(info, indent=2))
+    put(DIST / 'build.json', json.dumps(info, indent=2).encode())
+    delete_unmade(DIST)
     bundle_service_worker()
     compress()
     size = sum(p.stat().st_size for p in DIST.rglob('*') if p.suffix not in ('.gz', '.br'))
     print(f"built {DIST.relative_to(ROOT)}/: {size / 1e6:.1f} MB, Python {python_version}, wheels {', '.join(wheels)}")
+
+
+def delete_unmade(dist):
+    """Files that this build did not make (a source deleted or renamed since), with their .br and .gz."""
+    for path in sorted(dist.rglob('*'), reverse=True):
+        base = path.with_suffix('') if path.suffix in ('.br', '.gz') else path
+        if path.is_file() and base not in written and base != dist / SW:
+            path.unlink()
+            print(f"  deleted {path.relative_to(ROOT)}")
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
 
 
 def pack():
@@ -410,8 +478,9 @@ def main():
     parser.add_argument('command', nargs='?', choices=['build', 'serve', 'zip'], default='build')
     parser.add_argument('--host', default='127.0.0.1', help='0.0.0.0 to serve a classroom network')
     parser.add_argument('--port', type=int, default=8000)
+    parser.add_argument('--full', action='store_true', help='build dist/ and the snapshot from nothing')
     args = parser.parse_args()
-    build()
+    build(full=args.full)
     if args.command == 'zip':
         print(pack())
     elif args.command == 'serve':

@@ -152,3 +152,21 @@ def test_the_service_worker_precaches_every_file_with_its_integrity(site):
     for path in files:
         assert f'"url":"{path.relative_to(site).as_posix()}"' in sw, path
     assert sw.count('"integrity":"sha384-') == len(files)
+
+
+def test_a_second_build_rewrites_only_what_changed_and_deletes_what_no_source_makes(site):
+    stray, edited = site / 'hosts' / 'gone.js', site / 'hosts' / 'examples.js'
+    stray.write_text('// a module whose source was deleted')
+    edited.write_text('// stale bytes from an older build')
+    before = {path: path.stat().st_mtime_ns for path in site.rglob('*') if path.is_file()}
+    stray.with_name('gone.js.br').write_bytes(b'old')
+
+    build.build()
+
+    assert not stray.exists() and not stray.with_name('gone.js.br').exists()
+    assert edited.read_bytes() == (ROOT / 'web' / 'hosts' / 'examples.js').read_bytes()
+    assert os.path.getmtime(f"{edited}.br") >= os.path.getmtime(edited), 'its brotli copy was made again'
+    rewritten = [path.relative_to(site).as_posix() for path, mtime in before.items()
+                 if path.exists() and path.stat().st_mtime_ns != mtime]
+    # Nothing else was written again: not the snapshot, and not sw.js, whose manifest is as it was.
+    assert sorted(rewritten) == ['hosts/examples.js', 'hosts/examples.js.br', 'hosts/examples.js.gz']
