@@ -295,3 +295,71 @@ def test_display_shows_values_and_graphs_in_place():
 def test_display_is_there_without_an_import():
     result, events = run('display(3)')
     assert result == {'status': 'ok'} and events[-1] == {'type': 'result', 'text': '3'}
+
+
+# nbgrader test cells: run whole, hidden tests included, and scored as `nbgrader autograde` scores them.
+ANSWER = '''
+class Value:
+    def __init__(self, data):
+        self.data = data
+    def __mul__(self, other):
+        return Value(self.data * other.data)
+    def double(self):
+        return self.data.missing
+'''
+TEST = '''assert (Value(2) * Value(3)).data == 6, "2 * 3 should be 6"
+### BEGIN HIDDEN TESTS
+assert (Value(2) * Value(2)).data == 5
+### END HIDDEN TESTS
+x = 1'''
+
+
+def run_test_cell(source, hidden=(), env='assignment'):
+    events = []
+    emit = lambda text: events.append(json.loads(text))
+    playground.run(ANSWER, emit, env=env)
+    result = json.loads(playground.run(source, emit, env=env, test=json.dumps({'hidden': list(hidden)})))
+    playground.reset(env)
+    return result, events
+
+
+def test_a_test_cell_that_passes_passes_and_keeps_its_names_in_the_env():
+    result, _ = run_test_cell('assert (Value(2) * Value(3)).data == 6\ny = 2')
+    assert result == {'status': 'ok', 'check': {'status': 'passed', 'message': "This cell's tests passed."}}
+
+
+def test_a_failed_assert_says_its_message_or_quotes_its_line():
+    result, _ = run_test_cell('x = 1\nassert (Value(2) * Value(3)).data == 7, "2 * 3 should be 6"')
+    assert result['status'] == 'error' and result['error']['line'] == 2
+    assert result['check'] == {'status': 'failed', 'message': '2 * 3 should be 6'}
+    result, _ = run_test_cell('assert (Value(2) * Value(3)).data == 7')
+    assert result['check']['message'] == 'A check failed: `assert (Value(2) * Value(3)).data == 7`.'
+
+
+def test_an_error_in_the_learners_code_says_what_was_tested_and_where():
+    result, _ = run_test_cell('Value(1).double()')
+    assert result['check']['message'] == ("Checking `Value(1).double()`: it raised AttributeError: "
+                                          "'int' object has no attribute 'missing' (line 8 of your code)")
+
+
+def test_hidden_tests_run_and_count_but_their_code_never_shows():
+    result, _ = run_test_cell(TEST, hidden=[2, 3, 4])
+    assert result['check'] == {'status': 'failed', 'message': 'A hidden test of this cell failed. Its code is not shown.'}
+    assert result['error']['line'] is None and result['error']['traceback'] == ''
+    assert 'Value(2) * Value(2)' not in json.dumps(result)
+    # A failure after the hidden lines is numbered as the page shows the cell, without them.
+    result, _ = run_test_cell(TEST.replace('== 5', '== 4') + '\nassert x == 2', hidden=[2, 3, 4])
+    assert result['error']['line'] == 3 and result['check']['message'] == 'A check failed: `assert x == 2`.'
+
+
+def test_a_test_cell_that_writes_to_stderr_fails_as_in_nbgrader():
+    result, events = run_test_cell('import sys\nprint("careful", file=sys.stderr)')
+    assert result['status'] == 'ok' and result['check']['status'] == 'failed'
+    assert 'stderr' in result['check']['message']
+    assert events[-1] == {'type': 'stderr', 'text': 'careful\n'}
+
+
+def test_a_test_cell_that_does_not_parse_fails_with_the_syntax_error():
+    result, _ = run_test_cell('assert (', hidden=[])
+    assert result['status'] == 'error' and result['check']['status'] == 'failed'
+    assert result['check']['message'].startswith('This cell is not valid Python: ')

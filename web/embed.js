@@ -88,10 +88,9 @@ function makeCell(pre, { element = pre, code = codeOf(pre) } = {}) {
 /** notebook.html with this env's cells (its hidden setup first) as a notebook, carried in the link itself. */
 async function notebookLink(env) {
   const sources = [notebook.setups.get(env), ...notebook.cells.filter((cell) => cell.env === env).map((cell) => cell.getText())];
-  const cells = sources.filter(Boolean).map((source) => ({ type: "code", source, ran: false, outputs: [] }));
   const title = document.title || "article";
-  const { notebookText } = await import("./notebook/ipynb.js"); // only when a reader asks for the notebook
-  const text = notebookText({ cells, metadata: { title } });
+  const { newNotebookText } = await import("./notebook/ipynb.js"); // only when a reader asks for the notebook
+  const text = newNotebookText(sources.filter(Boolean), { title });
   const name = `${title.replace(/[^\w -]+/g, "").trim().slice(0, 60) || "article"}.ipynb`;
   return `${NOTEBOOK_PAGE}#name=${encodeURIComponent(name)}&nb=${await encodeCode(text)}`;
 }

@@ -115,7 +115,7 @@ def run_checks(source, namespace, show_graph):
     except CheckFailed as e:
         return _failed(str(e))
     except Exception as e:  # not BaseException: KeyboardInterrupt is Stop, and must reach the playground
-        return _failed(_explain(e, source))
+        return _failed(explain(e, source))
     finally:
         _show_graph = None
     return {'status': 'passed', 'message': PASSED}
@@ -125,16 +125,18 @@ def _failed(message):
     return {'status': 'failed', 'message': message}
 
 
-def _explain(error, source):
-    """An unexpected error, in words: what was being checked, what was raised, where in their code."""
-    frames = _frames(error.__traceback__)
-    if isinstance(error, AssertionError) and frames and frames[-1][0] == FILENAME:
-        return str(error) or f"A check failed: `{_line(source, frames[-1][1])}`."  # a check's own assert
+def explain(error, source, filename=FILENAME):
+    """An unexpected error, in words: what was being checked, what was raised, where in their code.
+
+    `source` is the checking code, compiled as `filename` (an nbgrader test cell is '<test>')."""
+    stack = frames(error.__traceback__)
+    if isinstance(error, AssertionError) and stack and stack[-1][0] == filename:
+        return str(error) or f"A check failed: `{_line(source, stack[-1][1])}`."  # a check's own assert
     what = getattr(error, '_checking', None)
     if what is None:
-        lines = [line for filename, line in frames if filename == FILENAME]
+        lines = [line for name, line in stack if name == filename]
         what = _line(source, lines[-1]) if lines else None
-    mine = [line for filename, line in frames if filename == EDITOR]
+    mine = [line for name, line in stack if name == EDITOR]
     where = f" (line {mine[-1]} of your code)" if mine else ''
     if isinstance(error, AssertionError):
         raised = "an `assert` in your code failed" + (f": {error}" if str(error) else '')
@@ -143,12 +145,13 @@ def _explain(error, source):
     return (f"Checking `{what}`: " if what else '') + raised + where
 
 
-def _frames(tb):
-    frames = []
+def frames(tb):
+    """(filename, line) of each frame of a traceback, outermost first."""
+    stack = []
     while tb is not None:
-        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        stack.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
         tb = tb.tb_next
-    return frames
+    return stack
 
 
 def _line(source, number):

@@ -1,8 +1,10 @@
-"""What the page's worker calls to run a learner's program: `run(source, emit, env=None, checks=None)`.
+"""What the page's worker calls to run a learner's program: `run(source, emit, env=None, checks=None, test=None)`.
 
 With `env=None` every run gets a fresh namespace. A named env keeps its namespace across runs, like
 a notebook's cells sharing one kernel, until `reset(env)`. With `checks` (Python source), the checks run
-in the program's namespace after it ends without error, and the result carries their verdict.
+in the program's namespace after it ends without error, and the result carries their verdict. With `test`
+(JSON: {"hidden": [line, ...]}), the source is an nbgrader test cell: it runs whole, hidden tests included,
+and the result carries its verdict as nbgrader's autograde would give it (TestCell).
 
 Output leaves through `emit(json_text)` as flat events, in the order the program made them:
   {"type": "stdout" | "stderr" | "result" | "notice", "text": ...}
@@ -20,7 +22,8 @@ Output leaves through `emit(json_text)` as flat events, in the order the program
 Numbers that JSON cannot hold (nan, inf) are sent as null.
 run() returns a JSON object: {"status": "ok"} | {"status": "interrupted"} |
   {"status": "error", "error": {"type", "message", "traceback", "line", "column"}};
-  with checks, an "ok" result also has "check": {"status": "passed" | "failed", "message": ...}
+  with checks, an "ok" result also has "check": {"status": "passed" | "failed", "message": ...};
+  with test, an "ok" or "error" result has it too.
 """
 import ast
 import builtins
@@ -36,10 +39,11 @@ import types
 from . import engine, isolation, nn, teaching
 from .charts import Charts
 from .datasets import make_moons
-from .checks import run_checks
+from .checks import explain, frames, run_checks
 from .graph import MAX_NODES, TRACE_LIMIT, Dot, GraphTooLarge, dot_source, is_node, trace
 
 FILENAME = '<editor>'
+TEST_FILENAME = '<test>'  # an nbgrader test cell: explain() quotes its lines, and calls '<editor>' lines the learner's
 OPEN_GROUPED = 300  # values: a network bigger than this opens grouped by neuron, the full graph a click away
 DISPLAY = '__playground_display__'
 NOTEBOOK_PREFIXES = ('%', '!')
@@ -69,8 +73,10 @@ class Output:
         self._stream = None
         self._parts = []
         self._sent = 0
+        self.wrote_stderr = False  # nbgrader fails a test cell that writes there
 
     def text(self, stream, text):
+        self.wrote_stderr = self.wrote_stderr or (stream == 'stderr' and text != '')
         if self._sent > self.MAX_TEXT:
             return
         if stream != self._stream:
@@ -308,17 +314,17 @@ def skip_notebook_commands(source):
     return '\n'.join(lines), skipped
 
 
-def parse(source):
+def parse(source, filename=FILENAME):
     """The program's AST with every top-level expression statement passed to the display hook."""
     try:
-        tree = ast.parse(source, FILENAME)
+        tree = ast.parse(source, filename)
         skipped = []
     except SyntaxError:
         # A line starting with % or ! is only a notebook command if the program does not parse with it.
         patched, skipped = skip_notebook_commands(source)
         if not skipped:
             raise
-        tree = ast.parse(patched, FILENAME)  # an error now is the program's own, past the magics
+        tree = ast.parse(patched, filename)  # an error now is the program's own, past the magics
     body = tree.body
     for i, stmt in enumerate(body):
         if isinstance(stmt, ast.Expr):
@@ -349,25 +355,69 @@ _capped_recursion_limit.__module__, _capped_recursion_limit.__name__ = 'sys', 's
 _capped_recursion_limit.__qualname__ = 'setrecursionlimit'
 
 
-def run(source, emit, env=None, checks=None):
+class TestCell:
+    """An nbgrader test cell, scored as `nbgrader autograde` scores it (its `determine_grade`): full points
+    unless the cell raises or writes to stderr. Its hidden tests run with it, but no message, traceback or
+    line number shows their code."""
+
+    def __init__(self, source, hidden):
+        self.hidden = set(hidden)
+        self.shown = '\n'.join('' if i in self.hidden else line for i, line in enumerate(source.split('\n'), 1))
+
+    def visible_line(self, line):
+        """A line of the whole source as a line of what the page shows (None inside hidden tests)."""
+        if line is None or line in self.hidden:
+            return None
+        return line - sum(1 for hidden in self.hidden if hidden < line)
+
+    def verdict(self, error=None, wrote_stderr=False):
+        if error is None and wrote_stderr:
+            return {'status': 'failed', 'message': "This cell wrote to stderr (see below). nbgrader scores a test "
+                                                   "cell that does as failed, even when its asserts pass."}
+        if error is None:
+            return {'status': 'passed', 'message': "This cell's tests passed."}
+        lines = [line for name, line in frames(error.__traceback__) if name == TEST_FILENAME]
+        if lines and lines[-1] in self.hidden:
+            raised = '' if isinstance(error, AssertionError) else f" ({type(error).__name__}: {error})"
+            return {'status': 'failed', 'message': f"A hidden test of this cell failed{raised}. Its code is not shown."}
+        stub = (" The answer still has nbgrader's `raise NotImplementedError()`: write your code in its place."
+                if isinstance(error, NotImplementedError) else '')
+        return {'status': 'failed', 'message': explain(error, self.shown, TEST_FILENAME) + stub}
+
+    def redact(self, error):
+        """The page's error report of this cell, with hidden tests' lines left out."""
+        if error.get('line') in self.hidden:
+            error.update(message='a hidden test of this cell failed', traceback='')
+        error['line'] = self.visible_line(error.get('line'))
+
+
+def run(source, emit, env=None, checks=None, test=None):
     """The JSON result; for a program with top-level `await`, a coroutine that returns it."""
     install_notebook_modules()
     sys.setrecursionlimit(RECURSION_LIMIT)  # what an earlier run set is not this run's
     if env is None:
         random.seed()  # nor is its random.seed()
     output = Output(emit)
-    linecache.cache[FILENAME] = (len(source), None, source.splitlines(True), FILENAME)
+    test = None if test is None else TestCell(source, json.loads(test).get('hidden', []))
+    filename = FILENAME if test is None else TEST_FILENAME
+    shown = source if test is None else test.shown
+    linecache.cache[filename] = (len(shown), None, shown.splitlines(True), filename)
     try:
-        tree, skipped = parse(source)
-        code = compile(tree, FILENAME, 'exec', flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        tree, skipped = parse(source, filename)
+        code = compile(tree, filename, 'exec', flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except SyntaxError as e:
-        return json.dumps({'status': 'error', 'error': _syntax_error(e)})
+        error = _syntax_error(e)
+        result = {'status': 'error', 'error': error}
+        if test is not None:
+            result['check'] = {'status': 'failed', 'message': f"This cell is not valid Python: {error['message']}."}
+            test.redact(error)
+        return json.dumps(result)
     for line, text in skipped:
         output.event(type='notice', text=f"Line {line}: skipped {text!r}, a notebook command, not Python.")
 
     space = Env() if env is None else ENVS.setdefault(env, Env())
     space.runner = Runner(output, space.namespace)
-    job = _execute(code, space, checks)
+    job = _execute(code, space, checks, test)
     if code.co_flags & inspect.CO_COROUTINE:
         return job
     try:
@@ -377,7 +427,7 @@ def run(source, emit, env=None, checks=None):
     raise RuntimeError("a program without await suspended")
 
 
-async def _execute(code, space, checks):
+async def _execute(code, space, checks, test):
     """Runs the compiled program in its namespace, one code path with or without top-level await."""
     runner, output = space.runner, space.runner.output
     saved = sys.stdout, sys.stderr
@@ -390,10 +440,16 @@ async def _execute(code, space, checks):
         result = {'status': 'ok'}
         if checks is not None:
             result['check'] = run_checks(checks, space.namespace, runner.show_graph)
+        if test is not None:
+            output.flush()
+            result['check'] = test.verdict(wrote_stderr=output.wrote_stderr)
     except KeyboardInterrupt:
         result = {'status': 'interrupted'}
     except BaseException as e:  # SystemExit too: the page keeps running whatever the program does
-        result = {'status': 'error', 'error': _runtime_error(e)}
+        result = {'status': 'error', 'error': _runtime_error(e, code.co_filename)}
+        if test is not None:
+            result['check'] = test.verdict(e)
+            test.redact(result['error'])
         _release_traceback(e)
         if isinstance(e, MemoryError):
             # What the program held may stay in reference cycles: a fresh Python gives all of it back.
@@ -442,15 +498,15 @@ def _release_traceback(error):
         error = error.__context__
 
 
-def _runtime_error(e):
+def _runtime_error(e, filename=FILENAME):
     tb = e.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename != FILENAME:
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next  # drop the playground's own frames above the learner's code
     # A RecursionError's 100,000 identical frames take a minute to read; the first 200 show the loop.
     report = traceback.TracebackException(type(e), e, tb, limit=200 if isinstance(e, RecursionError) else None)
     # and the playground's frames between the learner's (its display hook calling their __repr__)
     report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename != __file__])
-    lines = [frame.lineno for frame in report.stack if frame.filename == FILENAME]
+    lines = [frame.lineno for frame in report.stack if frame.filename == filename]
     message = str(e)
     if isinstance(e, ModuleNotFoundError):
         message = _missing_module(e, message)

@@ -11,9 +11,13 @@ export class Cell {
   /**
    * parts: {editorHost, run, stop, status, output} elements (status holds .status-text and <progress>).
    * The code shows at once in a plain <pre> in editorHost, and becomes an editor when the bundle arrives.
+   * `locked`: read-only and not editable at all (an nbgrader locked cell). `request(text)`: what a run
+   * sends instead of {code: text} (an nbgrader test cell runs its hidden tests too).
    */
-  constructor({ session, parts, code, env = null, checks = null, readOnly = false, follow = false, onChange, onRunRequest, onAdvance }) {
-    Object.assign(this, { session, parts, env, checks, readOnly, onChange, onAdvance });
+  constructor({ session, parts, code, env = null, checks = null, readOnly = false, locked = false, follow = false, request, onChange, onRunRequest, onAdvance }) {
+    Object.assign(this, { session, parts, env, checks, readOnly: readOnly || locked, locked, onChange, onAdvance });
+    this.request = request || ((text) => ({ code: text }));
+    this.resultListeners = new Set();
     this.onRunRequest = onRunRequest || (() => this.run());
     this.code = code;
     this.editor = null;
@@ -35,6 +39,7 @@ export class Cell {
       parent: this.parts.editorHost,
       doc: this.code,
       readOnly: this.readOnly,
+      editable: !this.locked,
       onRun: () => this.onRunRequest(this),
       // Shift+Enter: in a notebook, run and move to the next cell, as in Jupyter; elsewhere, run.
       onAdvance: () => (this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this)),
@@ -78,17 +83,28 @@ export class Cell {
     this.editor?.clearError();
     this.output.startRun(note);
     try {
-      const result = await this.session.run({ code: this.getText(), env: this.env, checks: this.checks }, (event) => this.output.add(event), this.ticket);
+      const request = { env: this.env, checks: this.checks, ...this.request(this.getText()) };
+      const result = await this.session.run(request, (event) => this.output.add(event), this.ticket);
       this.ticket = null; // Python is done; Stop now only cancels the drawing
       await this.output.settled();
       this.show(result);
-      return result;
+      return this.finished(result);
     } catch (error) {
-      return await this.showFailure(error);
+      return this.finished(await this.showFailure(error));
     } finally {
       this.ticket = null;
       this.setActivity(null);
     }
+  }
+
+  /** Calls listener(result) after each run, with what run() resolves with (assignments listen). */
+  onResult(listener) {
+    this.resultListeners.add(listener);
+  }
+
+  finished(result) {
+    for (const listener of this.resultListeners) listener(result);
+    return result;
   }
 
   show(result) {

@@ -46,7 +46,7 @@ const errorLine = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, readOnly = false }) {
+export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, readOnly = false, editable = true }) {
   const runKeys = [
     { key: "Mod-Enter", run: () => (onRun(), true) },
     { key: "Shift-Enter", run: () => (onAdvance(), true) },
@@ -69,6 +69,7 @@ export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, 
         // otherwise find a scrolling editor with nothing in it to reach by keyboard. No tab stop is added.
         EditorView.contentAttributes.of({ "aria-label": "Python code", tabindex: "0" }),
         ...(readOnly ? [EditorState.readOnly.of(true)] : []),
+        ...(editable ? [] : [EditorView.editable.of(false)]),
       ],
     }),
   });

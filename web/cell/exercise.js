@@ -5,7 +5,8 @@
 //   <script type="text/x-python" data-checks="ID">…</script>
 //   <template data-hint="ID">…</template> (any number)   <script type="text/x-python" data-solution="ID">…</script>
 import { Cell } from "./cell.js";
-import { buildCellView, button, codeBlock, shadowHost } from "./cell-view.js";
+import { buildCellView, button, shadowHost } from "./cell-view.js";
+import { resultView, solutionOffer } from "./result-view.js";
 import { element } from "../output/graph-view.js";
 import { read, write } from "./saved-code.js";
 
@@ -33,16 +34,9 @@ export function makeExercise(pre, session, { theme = "auto", name = "" } = {}) {
     onRunRequest: () => check(),
   });
 
-  const result = element("div", "result");
-  result.dataset.testid = "result";
-  result.setAttribute("role", "status");
+  const { box: result, show: showResult } = resultView("result");
   const helpers = element("div", "exercise-help");
   parts.extra.append(result, helpers);
-  const showResult = (state, text) => {
-    result.dataset.state = state;
-    // Check messages quote code between backticks, as Markdown does.
-    result.replaceChildren(...text.split("`").map((part, i) => (i % 2 ? element("code", "", part) : part)));
-  };
   if (saved.passed) showResult("passed", "✓ Passed. Your code is kept in this browser.");
   else showResult("idle", checks ? "Press Run to check your code." : "This exercise has no checks.");
 
@@ -57,27 +51,18 @@ export function makeExercise(pre, session, { theme = "auto", name = "" } = {}) {
     hintButton.textContent = shown < hints.length ? `Next hint (${hints.length - shown} left)` : "No more hints";
     hintButton.disabled = shown === hints.length;
   });
-  const solutionButton = button("Show the solution", "quiet", "solution", "Show a solution that passes");
-  solutionButton.hidden = true;
-  const solutionBox = element("div", "solution");
-  solutionButton.addEventListener("click", () => {
-    const code = codeBlock(solution ? codeOf(solution) : "", "A solution");
-    const use = button("Put it in the editor", "quiet", "", "Replace your code with the solution (Ctrl+Z brings yours back)");
-    use.addEventListener("click", () => cell.setText(codeOf(solution)));
-    solutionBox.replaceChildren(code, use);
-    solutionButton.hidden = true;
-  });
+  const offer = solutionOffer(cell, solution ? codeOf(solution) : "");
   const reset = button("Reset exercise", "quiet", "reset", "Go back to the starter code and forget this exercise's progress");
   reset.addEventListener("click", () => {
     cell.setText(starter);
     write(key, null);
     showResult("idle", "Press Run to check your code.");
-    solutionBox.replaceChildren();
+    offer.clear();
   });
   if (hints.length) parts.tools.append(hintButton);
-  if (solution) parts.tools.append(solutionButton);
+  if (solution) parts.tools.append(offer.button);
   parts.tools.append(reset);
-  helpers.append(hintBox, solutionBox);
+  helpers.append(hintBox, offer.box);
 
   async function check() {
     showResult("running", "Checking…");
@@ -93,7 +78,7 @@ export function makeExercise(pre, session, { theme = "auto", name = "" } = {}) {
     } else {
       showResult("idle", "Stopped before the checks ran. Press Run to check your code.");
     }
-    if (result.dataset.state === "failed" && solution && !solutionBox.hasChildNodes()) solutionButton.hidden = false;
+    if (result.dataset.state === "failed" && solution) offer.offer();
   }
 
   host.addEventListener("pointerenter", () => session.start(), { once: true });

@@ -1,9 +1,15 @@
 // notebook.html: opens a Jupyter notebook (a file, a dropped file, `#url=URL`, or `#nb=` from an article's
-// "Open as notebook"), shows its Markdown and its code cells (article cells, one env), runs them, and
-// saves it again as .ipynb with the outputs of each cell's last run.
+// "Open as notebook"), shows its Markdown and its code cells (article cells, one env), runs them, keeps the
+// learner's changes in this browser, and saves it again as .ipynb: the file as it came, with the sources
+// edited here and the outputs of each cell's last run. An nbgrader assignment checks itself (assignment.js).
 import { hostedCell } from "./cell-host.js";
-import { BadNotebook, notebookText, outputsOf, parseNotebook } from "../notebook/ipynb.js";
+import { NotebookKeeper } from "./notebook-keeper.js";
+import { attachAssignment } from "../notebook/assignment.js";
+import { BadNotebook, outputsOf, parseNotebook, savedNotebookText } from "../notebook/ipynb.js";
+import { isAssignment, isSource, roleOf, studentVersion } from "../notebook/nbgrader.js";
+import { fingerprint } from "../notebook/stored-notebooks.js";
 import { Notebook } from "./notebook.js";
+import { element } from "../output/graph-view.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { NOTEBOOK_HTML, showSavedOutputs } from "../notebook/saved-outputs.js";
 import { Session } from "../session/session.js";
@@ -21,25 +27,43 @@ const message = byTestId("notebook-message");
 const fileInput = byTestId("notebook-file");
 const runAllButton = byTestId("run-all");
 const downloadButton = byTestId("download-notebook");
+const scoreBox = byTestId("assignment-score");
 
-let current = null; // {name, metadata, entries: [{type, source, outputs, cell?}], notebook, codeCells, env}
+// {name, key, url, original, revertTo, json, entries, notebook, codeCells, env, student}; entries are the
+// cells shown, each {index, type, source, outputs, json, role, gradeId, points, shown, solution, hidden,
+// kept (its change from storage), cell?, host?, parts?}.
+let current = null;
 let opened = 0; // each notebook opened gets an env of its own: nothing of one reaches the next
+let openings = 0; // open() calls: one that a later one overtakes shows nothing
+const keeper = new NotebookKeeper({
+  status: byTestId("storage-status"),
+  recent: byTestId("recent-notebooks"),
+  revert: byTestId("revert-notebook"),
+  onReopen: (record) => open(record.original, record.name, { key: record.key, url: record.url, kept: record }),
+  onRevert: () => current && open(current.revertTo, current.name, { key: current.key, url: current.url }),
+});
 
 function say(text, kind = "notice") {
   message.textContent = text;
   message.dataset.kind = kind;
 }
 
-async function open(text, name) {
+/**
+ * Opens the notebook `text`. `key` names it in this browser's storage (the same file or URL, the same key);
+ * `kept`, a stored record, brings back the learner's changes; `revertTo` is what Revert opens.
+ */
+async function open(text, name, { key = `file:${name}:${fingerprint(text)}`, url = null, kept = null, revertTo = text } = {}) {
   let shown;
+  const opening = ++openings;
   try {
     if (text.length > MAX_BYTES) throw new BadNotebook(`${name} is ${(text.length / 1e6).toFixed(0)} MB, more than this page opens.`);
-    shown = await build(parseNotebook(text, name));
+    shown = await build(parseNotebook(text, name), name, kept);
   } catch (error) {
     const why = error instanceof BadNotebook ? error.message : `${name} could not be shown: ${error.message}.`;
-    say(`${why} The notebook that was open stays open.`, "error");
+    if (opening === openings) say(`${why} The notebook that was open stays open.`, "error");
     return;
   }
+  if (opening !== openings) return; // the learner opened another notebook meanwhile
   // Only now does the notebook that was open go: stop what it was running, forget its names.
   if (current) {
     current.closed = true;
@@ -48,45 +72,73 @@ async function open(text, name) {
   }
   const { nodes, ...rest } = shown;
   view.replaceChildren(...nodes);
-  current = { name, ...rest };
+  current = { name, key, url, original: text, revertTo, ...rest };
+  if (rest.assignment) attachAssignment(rest.entries.filter((entry) => entry.cell), scoreBox, () => keeper.changed());
+  else scoreBox.hidden = true;
+  const shownNow = current;
+  keeper.opened({ key, name, url, original: text, changes: () => [...changesOf(shownNow)] }, Boolean(kept?.touched));
   document.title = `${name} · Backprop Playground`;
   runAllButton.disabled = downloadButton.disabled = false;
   const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
   heading.textContent = name.replace(/\.ipynb$/, "");
-  say(`Opened ${name}: ${count(current.codeCells.length, "code cell")}, ` +
-    `${count(current.entries.length - current.codeCells.length, "Markdown cell")}. ` +
+  const back = kept ? `Your work on ${name} is back from this browser: Revert to the original discards it. ` : "";
+  const changedSince = kept && revertTo !== text ? "The notebook at its address has changed since: Revert opens the new version. " : "";
+  const what = rest.assignment
+    ? `An assignment: ${count(rest.entries.filter((entry) => entry.role === "test").length, "test cell")} check the answers and score them. `
+    : "";
+  say(`${back}${changedSince}Opened ${name}: ${count(current.codeCells.length, "code cell")}, ` +
+    `${count(current.entries.length - current.codeCells.length, "Markdown cell")}. ${what}` +
     "Run a cell, or Run all. Shift+Enter runs a cell and moves to the next.");
   session.start();
   performance.mark("notebook-shown"); // read by bench/notebook.py
 }
 
 /** The notebook's cells as elements, not yet in the page (a notebook that fails to show changes nothing). */
-async function build(parsed) {
+async function build(parsed, name, kept) {
   const { renderMarkdown } = await import("../notebook/markdown.bundle.js");
+  const assignment = isAssignment(parsed.cells.map((entry) => entry.json));
+  // A teacher's source version opens as the student version: solutions and hidden tests are kept, unseen.
+  const student = assignment && isSource(parsed.cells.map((entry) => entry.source));
+  const keptChanges = new Map(kept?.changes ?? []);
+  const entries = parsed.cells.map((entry, i) => {
+    let version;
+    try {
+      version = studentVersion(entry.json, entry.source, student);
+    } catch (error) {
+      throw new BadNotebook(`${name} is not a valid nbgrader assignment: in its cell ${i + 1}, ${error.message}.`);
+    }
+    return { ...entry, ...roleOf(entry.json), ...version, kept: keptChanges.get(entry.index) ?? null };
+  });
   opened += 1;
   const env = `notebook-${opened}`;
   const notebook = new Notebook(session);
-  const entries = parsed.cells.map((entry) => ({ ...entry }));
   const codeCells = [];
   const nodes = entries.map((entry) => {
     if (entry.type === "markdown") return markdownCell(entry, renderMarkdown);
     const { host, cell, parts } = hostedCell({
       session,
       notebook,
-      code: entry.source,
+      code: entry.kept?.source ?? entry.shown,
       env,
       name: `[${codeCells.length + 1}]`,
+      locked: entry.role === "test" || entry.role === "locked",
+      // A test cell runs as the teacher wrote it, hidden tests too, and is scored as nbgrader scores it.
+      request: entry.role === "test" ? () => ({ code: entry.source, test: { hidden: entry.hidden } }) : undefined,
+      onChange: () => keeper.changed(),
       onAdvance: (target) => {
         notebook.run(target);
         codeCells[codeCells.indexOf(target) + 1]?.focus();
       },
     });
-    showSavedOutputs(parts.output, entry.outputs);
-    entry.cell = cell;
+    cell.onResult(() => keeper.changed());
+    if (entry.role === "test" || entry.role === "locked") parts.tools.append(element("span", "cell-note", "🔒 Read-only"));
+    // A source notebook's saved outputs may show its solutions: the student version has none.
+    showSavedOutputs(parts.output, entry.kept?.outputs ?? (student ? [] : entry.outputs));
+    Object.assign(entry, { cell, host, parts });
     codeCells.push(cell);
     return host;
   });
-  return { nodes, metadata: parsed.metadata, entries, notebook, codeCells, env };
+  return { nodes, json: parsed.json, entries, notebook, codeCells, env, assignment, student };
 }
 
 function markdownCell(entry, renderMarkdown) {
@@ -95,13 +147,32 @@ function markdownCell(entry, renderMarkdown) {
   box.dataset.testid = "markdown-cell";
   if (entry.raw) {
     const pre = document.createElement("pre");
-    pre.textContent = entry.source;
+    pre.textContent = entry.shown;
     box.append(pre);
   } else {
     // Raw HTML in a Markdown cell is allowed, then cleaned: no scripts, no <style> that would restyle the page.
-    box.append(purify.sanitize(renderMarkdown(entry.source), { ...NOTEBOOK_HTML, RETURN_DOM_FRAGMENT: true }));
+    box.append(purify.sanitize(renderMarkdown(entry.shown), { ...NOTEBOOK_HTML, RETURN_DOM_FRAGMENT: true }));
   }
   return box;
+}
+
+/**
+ * What changed in the open notebook, as savedNotebookText takes it: edited sources, the outputs of cells
+ * that ran here (numbered in order) or ran before a reload, and, for a source notebook, its student version.
+ */
+function changesOf({ entries, student }) {
+  const changes = new Map();
+  let count = 0;
+  for (const entry of entries) {
+    const change = {};
+    const text = entry.cell ? entry.cell.getText() : entry.shown;
+    if (text !== entry.source) change.source = text;
+    if (entry.cell?.output.runs > 0) Object.assign(change, { outputs: outputsOf(entry.cell.output.section), executionCount: ++count });
+    else if (entry.kept?.outputs) Object.assign(change, { outputs: entry.kept.outputs, executionCount: entry.kept.executionCount == null ? null : ++count });
+    else if (student && entry.cell) Object.assign(change, { outputs: [], executionCount: null });
+    if (Object.keys(change).length) changes.set(entry.index, change);
+  }
+  return changes;
 }
 
 async function runAll() {
@@ -126,13 +197,7 @@ async function runAll() {
 
 function download() {
   if (!current) return;
-  const cells = current.entries.map((entry) => {
-    if (entry.type === "markdown") return { type: entry.raw ? "raw" : "markdown", source: entry.source };
-    const { cell } = entry;
-    const ran = cell.output.runs > 0;
-    return { type: "code", source: cell.getText(), ran, outputs: ran ? outputsOf(cell.output.section) : entry.outputs };
-  });
-  const text = notebookText({ cells, metadata: current.metadata }, session.state.version);
+  const text = savedNotebookText(current.json, changesOf(current));
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([text], { type: "application/x-ipynb+json" }));
   link.download = current.name.endsWith(".ipynb") ? current.name : `${current.name}.ipynb`;
@@ -143,7 +208,14 @@ function download() {
 async function openFile(file) {
   if (!file) return;
   say(`Opening ${file.name}…`);
-  await open(await file.text(), file.name);
+  await openKept(await file.text(), file.name, `file:${file.name}`);
+}
+
+/** Opens `text`, or the learner's changed copy of it if this browser kept one. */
+async function openKept(text, name, prefix) {
+  const key = `${prefix}:${fingerprint(text)}`;
+  const stored = await keeper.stored(key);
+  await open(text, name, { key, kept: stored?.touched ? stored : null });
 }
 
 /** `#url=URL` (relative, or any host that sends CORS headers) or `#nb=` (a notebook in the link itself). */
@@ -151,7 +223,7 @@ async function openFromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.has("nb")) {
     try {
-      await open(await decodeCode(fragment.get("nb")), fragment.get("name") || "article.ipynb");
+      await openKept(await decodeCode(fragment.get("nb")), fragment.get("name") || "article.ipynb", "link");
     } catch (error) {
       say(`This link's notebook could not be read: ${error.message}`, "error");
     }
@@ -167,19 +239,34 @@ async function openFromFragment() {
     return;
   }
   say(`Downloading ${url.href}…`);
+  const key = `url:${url.href}`;
+  const stored = await keeper.stored(key);
+  const kept = stored?.touched ? stored : null;
   let response;
   try {
     response = await fetch(url, { credentials: "omit" });
   } catch {
+    if (kept) return open(kept.original, kept.name, { key, url: url.href, kept });
     say(`Could not download ${url.href}: the host is unreachable, or it does not let other sites read the file ` +
       "(it must send CORS headers). Download the notebook and open it with Open notebook… instead.", "error");
     return;
   }
   if (!response.ok) {
+    if (kept) return open(kept.original, kept.name, { key, url: url.href, kept });
     say(`Could not download ${url.href}: the host answered ${response.status} ${response.statusText}.`, "error");
     return;
   }
-  await open(await response.text(), fileName(url));
+  const text = await response.text();
+  if (kept) await open(kept.original, kept.name, { key, url: url.href, kept, revertTo: text });
+  else await open(text, fileName(url), { key, url: url.href });
+}
+
+/** A visit with nothing to open brings back the notebook the learner worked on last. */
+async function openLatest() {
+  if (new URLSearchParams(location.hash.slice(1)).size) return openFromFragment();
+  const latest = await keeper.latest();
+  await keeper.listRecent();
+  if (latest && openings === 0) await open(latest.original, latest.name, { key: latest.key, url: latest.url, kept: latest });
 }
 
 function fileName(url) {
@@ -201,5 +288,5 @@ addEventListener("drop", (event) => {
   openFile(event.dataTransfer?.files?.[0]);
 });
 addEventListener("hashchange", openFromFragment);
-openFromFragment();
+openLatest();
 addEventListener("load", () => registerServiceWorker().catch(() => {}));

@@ -1,4 +1,4 @@
-// Jupyter notebooks (nbformat 4) in and out: what notebook-page.js opens and saves.
+// Jupyter notebooks (nbformat 4) in and out: what notebook-page.js opens and saves, and embed.js makes.
 
 export class BadNotebook extends Error {
   constructor(message) {
@@ -9,7 +9,12 @@ export class BadNotebook extends Error {
 
 const joined = (source) => (Array.isArray(source) ? source.join("") : String(source ?? ""));
 
-/** {cells: [{type: "markdown" | "code", source, outputs}], metadata} from a notebook's JSON text. */
+/**
+ * The notebook in `text`: {json, cells}. `json` is the file as it was parsed, and stays the model of the
+ * notebook: a download changes only what ran or was edited here (savedNotebookText), so ids, metadata,
+ * attachments and cells this page does not show (an unknown cell_type) go back as they came. `cells` are
+ * those the page shows: [{index (in json.cells), type: "markdown" | "code", raw, source, outputs, json}].
+ */
 export function parseNotebook(text, name = "this file") {
   let notebook;
   try {
@@ -24,15 +29,19 @@ export function parseNotebook(text, name = "this file") {
     throw new BadNotebook(`${name} is nbformat ${notebook.nbformat ?? "unknown"}; this page opens nbformat 4 ` +
       "(Jupyter saves that since 2015: open and save it in Jupyter or JupyterLite to convert it).");
   }
-  const cells = notebook.cells
-    .filter((cell) => cell && (cell.cell_type === "markdown" || cell.cell_type === "code" || cell.cell_type === "raw"))
-    .map((cell) => ({
+  const cells = [];
+  notebook.cells.forEach((cell, index) => {
+    if (!cell || !["markdown", "code", "raw"].includes(cell.cell_type)) return;
+    cells.push({
+      index,
       type: cell.cell_type === "code" ? "code" : "markdown",
       raw: cell.cell_type === "raw",
       source: joined(cell.source),
       outputs: cell.cell_type === "code" && Array.isArray(cell.outputs) ? cell.outputs : [],
-    }));
-  return { cells, metadata: notebook.metadata && typeof notebook.metadata === "object" ? notebook.metadata : {} };
+      json: cell,
+    });
+  });
+  return { json: notebook, cells };
 }
 
 /** nbformat's multiline strings: a list of lines, each but the last ending in "\n". */
@@ -40,31 +49,46 @@ export function lines(text) {
   return text.split(/(?<=\n)/).filter((line, i, all) => line !== "" || i < all.length - 1);
 }
 
+// Jupyter's own layout: one space of indent, a newline at the end.
+const layout = (notebook) => `${JSON.stringify(notebook, null, 1)}\n`;
+
 /**
- * A notebook's JSON text: `cells` as [{type, source, outputs, ran}], each code cell's outputs in nbformat's
- * shapes; cells that ran here are numbered in order.
+ * The notebook `json` as a file again, with `changes` (a Map from a cell's index to {source, outputs,
+ * executionCount, metadata}, each optional) applied. Everything else is the file as it came, key order too.
  */
-export function notebookText({ cells, metadata = {} }, python) {
-  let count = 0;
-  const out = cells.map((cell, i) => {
-    const id = `cell-${i + 1}`;
-    if (cell.type !== "code") return { cell_type: cell.type, id, metadata: {}, source: lines(cell.source) };
-    const execution = cell.ran ? ++count : null;
-    const outputs = (cell.outputs ?? []).map((output) =>
-      output.output_type === "execute_result" ? { ...output, execution_count: execution } : output);
-    return { cell_type: "code", id, metadata: {}, source: lines(cell.source), execution_count: execution, outputs };
+export function savedNotebookText(json, changes) {
+  const cells = json.cells.map((cell, index) => {
+    const change = changes.get(index);
+    if (!change) return cell;
+    const saved = { ...cell };
+    if (change.source !== undefined && change.source !== joined(cell.source)) {
+      saved.source = typeof cell.source === "string" ? change.source : lines(change.source);
+    }
+    if (change.outputs !== undefined) {
+      const count = change.executionCount ?? null;
+      saved.outputs = change.outputs.map((output) => (output.output_type === "execute_result" ? { ...output, execution_count: count } : output));
+      saved.execution_count = count;
+    }
+    if (change.metadata !== undefined) saved.metadata = change.metadata;
+    return saved;
   });
-  const notebook = {
+  return layout({ ...json, cells });
+}
+
+/** A new notebook of code cells, for an article's "Open as notebook". */
+export function newNotebookText(sources, metadata = {}) {
+  return layout({
     nbformat: 4,
     nbformat_minor: 5,
     metadata: {
       ...metadata,
       kernelspec: { name: "python3", display_name: "Python 3 (Pyodide)", language: "python" },
-      language_info: { name: "python", version: python || metadata.language_info?.version || "3" },
+      language_info: { name: "python" },
     },
-    cells: out,
-  };
-  return `${JSON.stringify(notebook, null, 1)}\n`;
+    cells: sources.map((source, i) => ({
+      cell_type: "code", id: `cell-${i + 1}`, metadata: {}, source: lines(source), execution_count: null, outputs: [],
+    })),
+  });
 }
 
 /** Outputs in nbformat's shapes, read from one run's section of a cell's output (output-list.js's markup). */

@@ -120,12 +120,15 @@ export class PythonClient {
     }
   }
 
-  /** Runs `code` in the named env (null: a fresh namespace), then `checks` if given. */
-  run({ code, env = null, checks = null }, onEvent) {
+  /**
+   * Runs `code` in the named env (null: a fresh namespace), then `checks` if given. With `test`
+   * ({hidden: [line numbers]}), `code` is an nbgrader test cell (scalargrad.playground's TestCell).
+   */
+  run({ code, env = null, checks = null, test = null }, onEvent) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
     const id = this.nextId++;
     const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent }));
-    this.dispatch({ type: "run", id, code, env, checks }, onEvent);
+    this.dispatch({ type: "run", id, code, env, checks, test }, onEvent);
     return result;
   }
 

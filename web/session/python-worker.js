@@ -178,7 +178,7 @@ async function loadMicropipIfImported(code, notice) {
   if (!pyodide.loadedPackages.micropip) notice(`micropip could not be loaded: ${problems.join("; ") || "no reason given"}`);
 }
 
-async function run({ id, code, env, checks }) {
+async function run({ id, code, env, checks, test }) {
   if (reached !== null) {
     // Something reached out between runs (its message is on its way to the page): this Python runs no more.
     post({ type: "failed", id, error: `this Python was changed after its last run (it ${reached})` });
@@ -189,8 +189,9 @@ async function run({ id, code, env, checks }) {
   const emit = (text) => post({ type: "output", id, event: JSON.parse(text) });
   try {
     await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
-    // Pyodide turns JS null into jsnull, not None: pass undefined for "no env" and "no checks".
-    const result = JSON.parse(await finished(runProgram(code, emit, env ?? undefined, checks ?? undefined)));
+    // Pyodide turns JS null into jsnull, not None: pass undefined for "no env", "no checks" and "no test".
+    const asTest = test ? JSON.stringify(test) : undefined;
+    const result = JSON.parse(await finished(runProgram(code, emit, env ?? undefined, checks ?? undefined, asTest)));
     if (result.fresh) reach(result.fresh);
     post({ type: "done", id, result });
   } catch (error) {

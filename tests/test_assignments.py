@@ -1,0 +1,128 @@
+"""nbgrader assignments in notebook.html, end to end: nbgrader makes the release, a learner answers in the
+page, and `nbgrader autograde` scores the page's downloads as the page scored them."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import assignment_notebook as assignment
+from conftest import STARTUP_TIMEOUT_MS
+from test_embed import cells
+from test_notebook_page import message
+
+pytestmark = pytest.mark.usefixtures('site')
+# nbgrader runs alembic from PATH: the interpreter's own scripts folder, wherever pip put them.
+NBGRADER_ENV = {**os.environ, 'PATH': f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+
+def nbgrader(course, *args):
+    subprocess.run([sys.executable, '-m', 'nbgrader', *args], cwd=course, env=NBGRADER_ENV, check=True,
+                   capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope='module')
+def course(tmp_path_factory):
+    """An nbgrader course with the assignment ps1, its release made by `nbgrader generate_assignment`."""
+    folder = tmp_path_factory.mktemp('course')
+    (folder / 'nbgrader_config.py').write_text(
+        'c = get_config()\nc.CourseDirectory.course_id = "backprop"\n'
+        'c.CourseDirectory.db_assignments = [dict(name="ps1")]\n'
+        'c.CourseDirectory.db_students = [dict(id=name) for name in ["untouched", "right", "wrong_tanh"]]\n')
+    (folder / 'source' / 'ps1').mkdir(parents=True)
+    (folder / 'source' / 'ps1' / 'assignment.ipynb').write_text(assignment.source_notebook())
+    nbgrader(folder, 'generate_assignment', 'ps1')
+    return folder
+
+
+def open_notebook(page, site_url, path):
+    page.goto(site_url + 'notebook.html')
+    with page.expect_file_chooser() as chooser:
+        page.get_by_test_id('open-notebook').click()
+    chooser.value.set_files(str(path))
+    expect(cells(page)).to_have_count(4, timeout=STARTUP_TIMEOUT_MS)
+
+
+def set_code(cell, code):
+    cell.locator('.cm-content').click()
+    cell.page.keyboard.press('ControlOrMeta+a')
+    cell.page.keyboard.insert_text(code)
+
+
+def run_all(page):
+    page.get_by_test_id('run-all').click()
+    expect(message(page)).to_contain_text('Ran all', timeout=STARTUP_TIMEOUT_MS)
+
+
+def score(page):
+    box = page.get_by_test_id('assignment-score')
+    return box.get_attribute('data-points'), box.get_attribute('data-max-points'), box.text_content()
+
+
+def results(page):
+    return [(r.get_attribute('data-state'), r.text_content()) for r in page.get_by_test_id('test-result').all()]
+
+
+def download(page, path):
+    with page.expect_download() as saved:
+        page.get_by_test_id('download-notebook').click()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    saved.value.save_as(path)
+    return json.loads(path.read_text())
+
+
+def autograde(course):
+    nbgrader(course, 'autograde', 'ps1', '--force')
+    code = ('import json, sys\nfrom nbgrader.api import Gradebook\n'
+            f"with Gradebook('sqlite:///{course / 'gradebook.db'}') as book:\n"
+            "    print(json.dumps({s.student.id: s.score for s in book.assignment_submissions('ps1')}))")
+    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True, cwd=course)
+    return json.loads(done.stdout)
+
+
+def test_a_release_checks_itself_with_points_and_autograde_gives_the_pages_scores(page, site_url, course):
+    release = course / 'release' / 'ps1' / 'assignment.ipynb'
+    open_notebook(page, site_url, release)
+    found = cells(page)
+    answer, test_mul, test_tanh, graph = (found.nth(i) for i in range(4))
+    assert [found.nth(i).get_attribute('data-grade-id') for i in range(4)] == ['value', 'test_mul', 'test_tanh', None]
+    for locked in (test_mul, test_tanh):
+        expect(locked.locator('.cm-content')).to_have_attribute('contenteditable', 'false')
+        before = locked.locator('.cm-content').text_content()
+        locked.locator('.cm-content').click()
+        page.keyboard.type('oops')
+        assert locked.locator('.cm-content').text_content() == before, 'a locked cell took typing'
+    expect(answer.locator('.cm-content')).to_have_attribute('contenteditable', 'true')
+    expect(page.get_by_test_id('assignment-score')).to_have_text('0 / 5 points')
+
+    # Untouched: nbgrader's stub raises, and every test says where.
+    run_all(page)
+    assert score(page) == ('0', '5', '0 / 5 points')
+    (mul_state, mul_text), (tanh_state, tanh_text) = results(page)
+    assert (mul_state, tanh_state) == ('failed', 'failed')
+    assert mul_text.startswith('0 / 2 points') and 'Checking c = a * b: it raised NotImplementedError' in mul_text
+    download(page, course / 'submitted' / 'untouched' / 'ps1' / 'assignment.ipynb')
+
+    # A wrong tanh: the __mul__ test's points only, and the failed assertion's own words.
+    set_code(answer, assignment.WRONG_TANH)
+    run_all(page)
+    assert score(page) == ('2', '5', '2 / 5 points')
+    assert results(page) == [('passed', "2 / 2 points ✓ This cell's tests passed."),
+                             ('failed', '0 / 3 points ✗ the grad of tanh at 0.8814 should be about 0.5')]
+    download(page, course / 'submitted' / 'wrong_tanh' / 'ps1' / 'assignment.ipynb')
+
+    # Right: full points, and the graph cell draws the learner's own Value.
+    set_code(answer, assignment.RIGHT)
+    run_all(page)
+    assert score(page) == ('5', '5', '5 / 5 points')
+    assert [state for state, _ in results(page)] == ['passed', 'passed']
+    expect(graph.locator('svg g.node').first).to_be_visible()
+    saved = download(page, course / 'submitted' / 'right' / 'ps1' / 'assignment.ipynb')
+    assert ''.join(saved['cells'][1]['source']) == assignment.RIGHT
+
+    # autograde restores the hidden x * x test: all three answers pass it or fail before it, so it agrees.
+    assert autograde(course) == {'untouched': 0.0, 'wrong_tanh': 2.0, 'right': 5.0}
