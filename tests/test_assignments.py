@@ -32,7 +32,7 @@ def course(tmp_path_factory):
     (folder / 'nbgrader_config.py').write_text(
         'c = get_config()\nc.CourseDirectory.course_id = "backprop"\n'
         'c.CourseDirectory.db_assignments = [dict(name="ps1")]\n'
-        'c.CourseDirectory.db_students = [dict(id=name) for name in ["untouched", "right", "wrong_tanh"]]\n')
+        'c.CourseDirectory.db_students = [dict(id=name) for name in ["untouched", "right", "wrong_tanh", "from_source"]]\n')
     (folder / 'source' / 'ps1').mkdir(parents=True)
     (folder / 'source' / 'ps1' / 'assignment.ipynb').write_text(assignment.source_notebook())
     nbgrader(folder, 'generate_assignment', 'ps1')
@@ -75,8 +75,8 @@ def download(page, path):
     return json.loads(path.read_text())
 
 
-def autograde(course):
-    nbgrader(course, 'autograde', 'ps1', '--force')
+def autograde(course, *students):
+    nbgrader(course, 'autograde', 'ps1', '--force', *(f'--student={student}' for student in students))
     code = ('import json, sys\nfrom nbgrader.api import Gradebook\n'
             f"with Gradebook('sqlite:///{course / 'gradebook.db'}') as book:\n"
             "    print(json.dumps({s.student.id: s.score for s in book.assignment_submissions('ps1')}))")
@@ -126,3 +126,49 @@ def test_a_release_checks_itself_with_points_and_autograde_gives_the_pages_score
 
     # autograde restores the hidden x * x test: all three answers pass it or fail before it, so it agrees.
     assert autograde(course) == {'untouched': 0.0, 'wrong_tanh': 2.0, 'right': 5.0}
+
+
+def shown_text(page):
+    """Everything the page shows, in its shadow roots too, and every editor's whole text."""
+    return page.evaluate("""() => {
+      const texts = [document.body.textContent];
+      const walk = (root) => root.querySelectorAll('*').forEach((node) => {
+        if (node.shadowRoot) { texts.push(node.shadowRoot.textContent); walk(node.shadowRoot); }
+      });
+      walk(document);
+      for (const host of document.querySelectorAll('[data-testid=cell]')) texts.push(host.cell.getText());
+      return texts.join('\\n');
+    }""")
+
+
+def test_a_source_notebook_opens_as_the_student_version_and_its_hidden_tests_count(page, site_url, course):
+    open_notebook(page, site_url, course / 'source' / 'ps1' / 'assignment.ipynb')
+    answer, test_mul = cells(page).nth(0), cells(page).nth(1)
+    text = shown_text(page)
+    for secret in ['BEGIN SOLUTION', '(1 - t**2)', 'other.data * out.grad', 'HIDDEN TESTS', 'x * x', '2 * x.data']:
+        assert secret not in text, f'the page shows {secret!r}'
+    assert answer.evaluate('(host) => host.cell.getText()').count(
+        '        # YOUR CODE HERE\n        raise NotImplementedError()') == 2
+    assert test_mul.evaluate('(host) => host.cell.getText()') == assignment.TEST_MUL.rstrip('\n')
+
+    # `=` instead of `+=` passes the visible a * b test and fails the hidden x * x one.
+    set_code(answer, assignment.ASSIGNING_MUL)
+    run_all(page)
+    assert score(page) == ('3', '5', '3 / 5 points')
+    assert results(page)[0] == ('failed', '0 / 2 points ✗ A hidden test of this cell failed. Its code is not shown.')
+    assert 'x * x' not in shown_text(page)
+    # After a failed try, the answer's solution is offered, as in the exercises.
+    answer.get_by_test_id('solution').click()
+    expect(answer.locator('.solution')).to_contain_text('self.grad += other.data * out.grad')
+
+    # The download is the student version: nbgrader's autograde restores the hidden test and agrees.
+    saved = download(page, course / 'submitted' / 'from_source' / 'ps1' / 'assignment.ipynb')
+    assert ''.join(saved['cells'][1]['source']) == assignment.ASSIGNING_MUL
+    assert ''.join(saved['cells'][2]['source']) == assignment.TEST_MUL.rstrip('\n')
+    assert 'SOLUTION' not in json.dumps(saved) and 'HIDDEN' not in json.dumps(saved)
+    # nbgrader's metadata as generate_assignment writes it: Jupyter keeps the tests locked too.
+    release = json.loads((course / 'release' / 'ps1' / 'assignment.ipynb').read_text())
+    for mine, theirs in zip(saved['cells'], release['cells']):
+        theirs['metadata'].get('nbgrader', {}).pop('checksum', None)
+        assert (mine['id'], mine['metadata']) == (theirs['id'], theirs['metadata'])
+    assert autograde(course, 'from_source')['from_source'] == 3.0

@@ -91,6 +91,8 @@ def test_a_notebook_downloaded_unrun_is_the_file_it_came_from(page, site_url, tm
     path = tmp_path / name
     path.write_text(json.dumps(original, indent=1))
     open_file(page, site_url, path, code_count(original))
+    if name == 'crafted.ipynb':  # the attachment is drawn, from the notebook itself
+        expect(page.get_by_role('img', name='dot')).to_have_js_property('naturalWidth', 1)
     assert download(page, tmp_path) == original
 
 

@@ -5,8 +5,8 @@
 import { hostedCell } from "./cell-host.js";
 import { NotebookKeeper } from "./notebook-keeper.js";
 import { attachAssignment } from "../notebook/assignment.js";
-import { BadNotebook, outputsOf, parseNotebook, savedNotebookText } from "../notebook/ipynb.js";
-import { isAssignment, isSource, roleOf, studentVersion } from "../notebook/nbgrader.js";
+import { BadNotebook, outputsOf, parseNotebook, savedNotebookText, withAttachments } from "../notebook/ipynb.js";
+import { isAssignment, isSource, roleOf, studentMetadata, studentVersion } from "../notebook/nbgrader.js";
 import { fingerprint } from "../notebook/stored-notebooks.js";
 import { Notebook } from "./notebook.js";
 import { element } from "../output/graph-view.js";
@@ -131,7 +131,7 @@ async function build(parsed, name, kept) {
       },
     });
     cell.onResult(() => keeper.changed());
-    if (entry.role === "test" || entry.role === "locked") parts.tools.append(element("span", "cell-note", "🔒 Read-only"));
+    if (entry.role === "test" || entry.role === "locked") parts.tools.append(element("span", "cell-note", "Read-only"));
     // A source notebook's saved outputs may show its solutions: the student version has none.
     showSavedOutputs(parts.output, entry.kept?.outputs ?? (student ? [] : entry.outputs));
     Object.assign(entry, { cell, host, parts });
@@ -151,7 +151,8 @@ function markdownCell(entry, renderMarkdown) {
     box.append(pre);
   } else {
     // Raw HTML in a Markdown cell is allowed, then cleaned: no scripts, no <style> that would restyle the page.
-    box.append(purify.sanitize(renderMarkdown(entry.shown), { ...NOTEBOOK_HTML, RETURN_DOM_FRAGMENT: true }));
+    const text = withAttachments(entry.shown, entry.json.attachments);
+    box.append(purify.sanitize(renderMarkdown(text), { ...NOTEBOOK_HTML, RETURN_DOM_FRAGMENT: true }));
   }
   return box;
 }
@@ -170,6 +171,7 @@ function changesOf({ entries, student }) {
     if (entry.cell?.output.runs > 0) Object.assign(change, { outputs: outputsOf(entry.cell.output.section), executionCount: ++count });
     else if (entry.kept?.outputs) Object.assign(change, { outputs: entry.kept.outputs, executionCount: entry.kept.executionCount == null ? null : ++count });
     else if (student && entry.cell) Object.assign(change, { outputs: [], executionCount: null });
+    if (student && entry.role) change.metadata = studentMetadata(entry.json);
     if (Object.keys(change).length) changes.set(entry.index, change);
   }
   return changes;

@@ -122,3 +122,13 @@ export function outputsOf(section) {
   }
   return outputs;
 }
+
+/** A Markdown cell's text with `attachment:NAME` images (pasted into Jupyter) as data: URLs. */
+export function withAttachments(text, attachments) {
+  if (!attachments || typeof attachments !== "object") return text;
+  return text.replace(/attachment:([^\s)"'<>]+)/g, (whole, name) => {
+    const bundle = attachments[decodeURIComponent(name)] ?? attachments[name];
+    const type = bundle && Object.keys(bundle).find((key) => /^image\/(png|jpeg|gif|webp)$/.test(key));
+    return type ? `data:${type};base64,${joined(bundle[type]).replace(/\s/g, "")}` : whole;
+  });
+}

@@ -80,3 +80,20 @@ export function studentVersion(cell, source, sourceNotebook) {
   }
   return { shown, solution: null, hidden };
 }
+
+/**
+ * A cell's metadata in the student version, as `nbgrader generate_assignment` writes it (LockCells): graded,
+ * answer and locked cells cannot be deleted in Jupyter, and all but answer cells cannot be edited. nbgrader's
+ * checksums are left out: autograde restores graded cells from its own database by grade_id.
+ */
+export function studentMetadata(cell) {
+  const grading = gradingOf(cell);
+  if (!grading) return cell.metadata;
+  const locked = !grading.solution && (grading.grade || grading.locked);
+  return {
+    ...cell.metadata,
+    deletable: false,
+    ...(locked ? { editable: false } : {}),
+    nbgrader: { ...grading, cell_type: cell.cell_type },
+  };
+}
