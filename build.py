@@ -4,6 +4,7 @@
     python build.py                   build dist/ (installs the npm packages first if they are missing)
     python build.py --full            the same, from nothing: dist/ and the cached snapshot are made anew
     python build.py serve [--host H] [--port P]   build, then serve dist/ with COOP/COEP, brotli and gzip
+    python build.py serve --classroom DIR          the same, and keep the room's results in DIR (classroom.py)
     python build.py zip               build, then write one zip of the site; its path is the last line
 
 Every path in dist/ is relative: copy it to any static host or a USB stick.
@@ -26,6 +27,8 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+import classroom
 
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / 'dist'
@@ -416,6 +419,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     isolated = True
     encodings = ENCODINGS  # bench/first_visit.py serves without brotli beside it
+    classroom = None  # a classroom.Classroom: its API answers under /classroom/
+
+    def do_GET(self):
+        if self.classroom is None or not classroom.handle(self, self.classroom):
+            super().do_GET()
+
+    def do_POST(self):
+        if self.classroom is None or not classroom.handle(self, self.classroom):
+            self.send_error(501, 'Unsupported method (POST)')
 
     def end_headers(self):
         self.send_header('Access-Control-Allow-Origin', '*')
@@ -468,8 +480,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def make_server(host='127.0.0.1', port=8000, isolated=True, directory=DIST):
-    handler = type('SiteHandler', (Handler,), {'isolated': isolated})
+def make_server(host='127.0.0.1', port=8000, isolated=True, directory=DIST, room=None):
+    handler = type('SiteHandler', (Handler,), {'isolated': isolated, 'classroom': room})
     return http.server.ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(directory)))
 
 
@@ -479,14 +491,20 @@ def main():
     parser.add_argument('--host', default='127.0.0.1', help='0.0.0.0 to serve a classroom network')
     parser.add_argument('--port', type=int, default=8000)
     parser.add_argument('--full', action='store_true', help='build dist/ and the snapshot from nothing')
+    parser.add_argument('--classroom', metavar='DIR', type=Path,
+                        help="keep the learners' results in DIR/classroom.sqlite and serve the teacher's board")
     args = parser.parse_args()
     build(full=args.full)
     if args.command == 'zip':
         print(pack())
     elif args.command == 'serve':
-        server = make_server(args.host, args.port)
-        print(f"serving the playground at http://{'localhost' if args.host == '127.0.0.1' else args.host}:{args.port}/"
-              " (Ctrl+C to stop)")
+        room = classroom.Classroom(args.classroom) if args.classroom else None
+        server = make_server(args.host, args.port, room=room)
+        host = {'127.0.0.1': 'localhost', '0.0.0.0': classroom.lan_address()}.get(args.host, args.host)
+        print(f"serving the playground at http://{host}:{args.port}/ (Ctrl+C to stop)", flush=True)
+        if room:
+            print(f"classroom: learners open http://{host}:{args.port}/course.html; the record is {room.path}")
+            print(f"teacher: http://{host}:{args.port}/teacher.html#token={room.token}", flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

@@ -114,6 +114,8 @@ if (query.has("lang")) {
   for (const { element, code } of codeBlocks(document, query.get("lang"))) makeCell(element, { code });
 }
 performance.mark("cells-shown"); // read by bench/page.py
+// Exercises report their results to a classroom, when this site is served as one (README.md, "Classroom").
+if (exercises && new URL(import.meta.url).origin === location.origin) import("./room/classroom.js").then(({ joinClassroom }) => joinClassroom());
 // On this site's own pages (article.html, course.html) the service worker keeps everything for offline
 // use; an article on another site is outside its reach (README.md, "Offline").
 addEventListener("load", () => registerServiceWorker().catch(() => {}));

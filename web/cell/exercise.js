@@ -9,6 +9,7 @@ import { buildCellView, button, shadowHost } from "./cell-view.js";
 import { resultView, solutionOffer } from "./result-view.js";
 import { element } from "../output/graph-view.js";
 import { read, write } from "./saved-code.js";
+import { reportResult } from "./results.js";
 
 const codeOf = (node) => node.textContent.replace(/^\n/, "").replace(/\s+$/, "");
 
@@ -79,6 +80,8 @@ export function makeExercise(pre, session, { theme = "auto", name = "" } = {}) {
       showResult("idle", "Stopped before the checks ran. Press Run to check your code.");
     }
     if (result.dataset.state === "failed" && solution) offer.offer();
+    const state = { passed: "passed", failed: "failed" }[result.dataset.state];
+    if (state) reportResult({ kind: "exercise", id, state, code: cell.getText(), message: result.textContent });
   }
 
   host.addEventListener("pointerenter", () => session.start(), { once: true });

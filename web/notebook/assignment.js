@@ -1,6 +1,7 @@
 // An nbgrader assignment in notebook.html: each test cell shows its result and points (as `nbgrader
 // autograde` would score it), the page shows the score, and an answer cell's solution, when the notebook
 // is the teacher's source, is offered after a test below it fails.
+import { reportResult } from "../cell/results.js";
 import { resultView, solutionOffer } from "../cell/result-view.js";
 
 const shownPoints = (points) => String(Number(points.toFixed(2)));
@@ -44,6 +45,10 @@ export function attachAssignment(entries, scoreBox, onChange = () => {}) {
       else if (check) show("failed", `✗ ${check.message}`, of(0));
       else show("idle", "Stopped before the tests finished: run this cell again to check.", of(0));
       earned.set(entry, check?.status === "passed" ? entry.points : 0);
+      if (check) {
+        reportResult({ kind: "test", id: entry.gradeId ?? "", state: check.status, code: answersBefore(entries, entry).map((answer) => answer.cell.getText()).join("\n\n"),
+          message: check.message, score: { raw: earned.get(entry), max: entry.points } });
+      }
       if (check?.status === "failed") for (const answer of answersBefore(entries, entry)) offers.get(answer)?.offer();
       showScore();
       onChange();

@@ -1,0 +1,142 @@
+// A page served by a classroom server (`build.py serve --classroom`) reports every checked result there as
+// an xAPI statement. It asks once per browser for the learner's name (kept with a random learner key in
+// localStorage); results wait in IndexedDB (outbox.js) until the server acknowledges them, resent every
+// 15 s and as soon as the network comes back. Anywhere else, config.json does not exist and nothing is asked.
+import { RESULT_EVENT } from "../cell/results.js";
+import { Outbox } from "./outbox.js";
+
+const CONFIG = new URL("../classroom/config.json", import.meta.url);
+const STATEMENTS = new URL("../classroom/xapi/statements", import.meta.url);
+const STYLESHEET = new URL("./classroom.css", import.meta.url);
+const NAME = "backprop-playground:classroom:name";
+const KEY = "backprop-playground:classroom:key";
+const VERBS = "http://adlnet.gov/expapi/verbs/";
+const MESSAGE = "urn:backprop-playground:message"; // classroom.py reads the check's message here
+const RESEND_MS = 15_000;
+
+let joined = null;
+
+/** Joins the room if this page's server is a classroom's; resolves once that is known (and the learner named). */
+export function joinClassroom() {
+  joined ??= start();
+  return joined;
+}
+
+async function start() {
+  let response;
+  try {
+    response = await fetch(CONFIG, { cache: "no-store", credentials: "same-origin" });
+  } catch {
+    return null;
+  }
+  if (!response.ok) return null;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = STYLESHEET;
+  document.head.append(link);
+  const learner = { key: localStorage.getItem(KEY) || uuid(), name: localStorage.getItem(NAME) };
+  localStorage.setItem(KEY, learner.key);
+  const outbox = new Outbox((statements) => send(statements));
+  document.addEventListener(RESULT_EVENT, (event) => {
+    if (learner.name) outbox.add(statementOf(event.detail, learner));
+  });
+  badge(learner);
+  if (!learner.name) await askName(learner);
+  outbox.flush();
+  setInterval(() => outbox.flush(), RESEND_MS);
+  addEventListener("online", () => outbox.flush());
+  return learner;
+}
+
+/** POSTs statements; resolves with the ids to forget (acknowledged, or refused as bad), rejects to retry later. */
+async function send(statements) {
+  const response = await fetch(STATEMENTS, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Experience-API-Version": "1.0.3" },
+    body: JSON.stringify(statements),
+  });
+  if (response.ok) return statements.map((statement) => statement.id);
+  // A statement the server will never take would block the others forever: only 400s are dropped.
+  if (response.status === 400 && statements.length === 1) return [statements[0].id];
+  if (response.status === 400 || response.status === 413) throw new Outbox.SendOneByOne();
+  throw new Error(`the classroom answered ${response.status}`);
+}
+
+function statementOf({ kind, id, state, code, message, score }, learner) {
+  const page = `${location.origin}${location.pathname}`;
+  const result = { success: state === "passed", response: code, extensions: { [MESSAGE]: message } };
+  if (score) result.score = score;
+  return {
+    id: uuid(),
+    actor: { objectType: "Agent", name: learner.name, account: { homePage: `${location.origin}/`, name: learner.key } },
+    verb: { id: `${VERBS}${state}`, display: { "en-US": state } },
+    object: { objectType: "Activity", id: `${page}#${kind}=${encodeURIComponent(id)}` },
+    result,
+    timestamp: new Date().toISOString(),
+  };
+}
+
+function askName(learner) {
+  const dialog = document.createElement("dialog");
+  dialog.className = "classroom-join";
+  dialog.dataset.testid = "classroom-join";
+  const form = document.createElement("form");
+  form.method = "dialog";
+  const title = document.createElement("h2");
+  title.textContent = "Join the class";
+  const label = document.createElement("label");
+  label.textContent = "Your name, as your teacher will see it";
+  const input = document.createElement("input");
+  Object.assign(input, { type: "text", required: true, maxLength: 60, autocomplete: "name", value: learner.name || "" });
+  input.dataset.testid = "student-name";
+  label.append(input);
+  const note = document.createElement("p");
+  note.textContent = "Your checked results and their code go to this classroom's server, on your teacher's laptop.";
+  const join = document.createElement("button");
+  Object.assign(join, { type: "submit", textContent: "Join" });
+  join.dataset.testid = "join";
+  form.append(title, label, note, join);
+  dialog.append(form);
+  dialog.addEventListener("cancel", (event) => learner.name || event.preventDefault()); // a name is needed once
+  document.body.append(dialog);
+  dialog.showModal();
+  return new Promise((resolve) => {
+    form.addEventListener("submit", (event) => {
+      const name = input.value.trim();
+      if (!name) {
+        event.preventDefault();
+        return;
+      }
+      learner.name = name;
+      localStorage.setItem(NAME, name);
+      badge(learner);
+      dialog.remove();
+      resolve();
+    });
+    dialog.addEventListener("close", () => dialog.remove());
+  });
+}
+
+/** "In class as Ada · Change", at the page's corner. */
+function badge(learner) {
+  let box = document.querySelector(".classroom-badge");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "classroom-badge";
+    box.dataset.testid = "classroom-badge";
+    document.body.append(box);
+  }
+  const change = document.createElement("button");
+  Object.assign(change, { type: "button", textContent: "Change" });
+  change.addEventListener("click", () => askName(learner));
+  box.replaceChildren(learner.name ? `In class as ${learner.name} · ` : "Joining the class… ", change);
+}
+
+/** A version 4 UUID (crypto.randomUUID exists only on HTTPS; a classroom is plain HTTP). */
+function uuid() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
