@@ -480,9 +480,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class Server(http.server.ThreadingHTTPServer):
+    # A room's 60 learners connect at once: the default backlog of 5 had the kernel reset connections.
+    request_queue_size = 256
+
+
 def make_server(host='127.0.0.1', port=8000, isolated=True, directory=DIST, room=None):
     handler = type('SiteHandler', (Handler,), {'isolated': isolated, 'classroom': room})
-    return http.server.ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(directory)))
+    return Server((host, port), functools.partial(handler, directory=str(directory)))
 
 
 def main():

@@ -12,6 +12,7 @@ a power cut), the teacher's token DIR/teacher-token (made once with `secrets`, s
 import csv
 import hmac
 import io
+import queue
 import json
 import re
 import secrets
@@ -76,6 +77,8 @@ class Classroom:
             db.executescript(SCHEMA)
         self.recent = {}  # learner key -> deque of the times of their statements in the last WINDOW_S
         self.recent_lock = threading.Lock()
+        self.pending = queue.Queue()  # (rows, done, outcome) for write_forever
+        threading.Thread(target=self.write_forever, daemon=True).start()
 
     def connect(self):
         # One connection per request: the server answers each request on a thread of its own.
@@ -101,11 +104,34 @@ class Classroom:
         rows = [self.row(statement, host) for statement in statements]
         for learner in {row[1] for row in rows}:
             self.count(learner, sum(row[1] == learner for row in rows))
-        with closing(self.connect()) as db:
-            db.execute('BEGIN IMMEDIATE')
-            db.executemany('INSERT OR IGNORE INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', rows)
-            db.execute('COMMIT')
+        done, outcome = threading.Event(), {}
+        self.pending.put((rows, done, outcome))
+        done.wait()
+        if 'error' in outcome:
+            raise Refused(503, f"the classroom could not store it ({outcome['error']}): it will be sent again")
         return [row[0] for row in rows]
+
+    def write_forever(self):
+        """The one writer: it commits every request that waits in one transaction, so one fsync answers
+        many learners (60 posting 20 each at once, bench/classroom.py: p95 64 ms, against 0.53 s with a
+        transaction per request, whose writers wait in SQLite's growing busy sleeps)."""
+        db = self.connect()
+        while True:
+            batch = [self.pending.get()]
+            while not self.pending.empty():
+                batch.append(self.pending.get())
+            try:
+                db.execute('BEGIN IMMEDIATE')
+                for rows, _, _ in batch:
+                    db.executemany('INSERT OR IGNORE INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', rows)
+                db.execute('COMMIT')
+            except sqlite3.Error as error:  # a full disk, say: nothing of the batch is stored, each learner resends
+                if db.in_transaction:
+                    db.execute('ROLLBACK')
+                for _, _, outcome in batch:
+                    outcome['error'] = error
+            for _, done, _ in batch:
+                done.set()
 
     def count(self, learner, new):
         now = time.monotonic()

@@ -16,7 +16,7 @@ import build
 
 def test_dist_is_self_contained_with_relative_paths(site):
     # The public URLs (README, "Public URLs") at the root; the modules in the folders that web/ has.
-    for name in ['index.html', 'article.html', 'course.html', 'embed.html', 'notebook.html', 'embed.js', 'sw.js',
+    for name in ['index.html', 'article.html', 'course.html', 'embed.html', 'notebook.html', 'embed.js', 'sw.js', 'teacher.html',
                  'hosts/main.js', 'session/python-worker.js', 'cell/editor.bundle.js', 'output/plot.bundle.js',
                  'notebook/markdown.bundle.js', 'vendor/viz.js', 'build.json', 'pyodide/pyodide.mjs', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip']:
         assert (site / name).is_file(), name
