@@ -4,6 +4,7 @@ import { startModuleWorker } from "./start-worker.js";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const XLINK_NS = "http://www.w3.org/1999/xlink"; // Graphviz writes xlink:title and xlink:href in the parts
 const QUICK_LAYOUT = 1000; // values: past this, render-worker.js places nodes the quick way (it says why)
+const WARM_UP = 'digraph { rankdir=LR; a [shape=record, label="{ a | data 1.0 | grad 0.0 }"]; b [label="*"]; a -> b }';
 
 export class GraphRenderer {
   constructor() {
@@ -12,7 +13,10 @@ export class GraphRenderer {
     this.worker = null;
   }
 
-  /** Starts the worker ahead of the first graph (it compiles Graphviz, best done while idle). */
+  /**
+   * Starts the worker ahead of the first graph and draws a small one, unseen: Graphviz compiles, its first
+   * layout and DOMPurify's first pass are done while the page is idle, not on the reader's first Run.
+   */
   warmUp() {
     if (this.worker) return;
     this.worker = startModuleWorker(new URL("./render-worker.js", import.meta.url));
@@ -21,6 +25,7 @@ export class GraphRenderer {
       this.pending.delete(data.id);
       if (request) request(data);
     };
+    this.render(WARM_UP).then(({ fill }) => fill()).catch(() => {}); // a failure shows on the first real graph
   }
 
   /**
