@@ -136,6 +136,8 @@ class Classroom:
     def count(self, learner, new):
         now = time.monotonic()
         with self.recent_lock:
+            if len(self.recent) > 10_000:  # keys that sent nothing lately: keep the table small
+                self.recent = {key: times for key, times in self.recent.items() if times and now - times[-1] <= WINDOW_S}
             times = self.recent.setdefault(learner, deque())
             while times and now - times[0] > WINDOW_S:
                 times.popleft()
@@ -235,6 +237,8 @@ def handle(handler, classroom):
             reply(handler, 200, {'xapi': 'classroom/xapi/statements', 'version': XAPI_VERSION})
         elif handler.command == 'POST' and path == '/classroom/xapi/statements':
             length = int(handler.headers.get('Content-Length') or 0)
+            if length < 0:
+                raise ValueError(length)
             if length > MAX_BODY:
                 raise Refused(413, f"a request may carry at most {MAX_BODY // 1024} KB")
             body = handler.rfile.read(length)

@@ -186,3 +186,12 @@ def test_a_statement_answered_200_survives_kill_9(tmp_path, site):
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_negative_content_length_is_refused_at_once(room):
+    base, kept = room
+    with socket.create_connection(('127.0.0.1', int(base.rsplit(':', 1)[1].strip('/')))) as connection:
+        connection.settimeout(10)
+        connection.sendall(b'POST /classroom/xapi/statements HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n'
+                           b'X-Experience-API-Version: 1.0.3\r\n\r\n')
+        assert connection.recv(100).startswith(b'HTTP/1.0 400')

@@ -13,6 +13,7 @@ const KEY = "backprop-playground:classroom:key";
 const VERBS = "http://adlnet.gov/expapi/verbs/";
 const MESSAGE = "urn:backprop-playground:message"; // classroom.py reads the check's message here
 const RESEND_MS = 15_000;
+const MAX_CODE = 60_000; // characters of the learner's code in a statement
 
 let joined = null;
 
@@ -56,15 +57,17 @@ async function send(statements) {
     body: JSON.stringify(statements),
   });
   if (response.ok) return statements.map((statement) => statement.id);
-  // A statement the server will never take would block the others forever: only 400s are dropped.
-  if (response.status === 400 && statements.length === 1) return [statements[0].id];
+  // A statement the server will never take (400, 413) would be resent forever: it alone is dropped.
+  if ((response.status === 400 || response.status === 413) && statements.length === 1) return [statements[0].id];
   if (response.status === 400 || response.status === 413) throw new Outbox.SendOneByOne();
   throw new Error(`the classroom answered ${response.status}`);
 }
 
 function statementOf({ kind, id, state, code, message, score }, learner) {
   const page = `${location.origin}${location.pathname}`;
-  const result = { success: state === "passed", response: code, extensions: { [MESSAGE]: message } };
+  // The server takes 256 KB a request: a longer program is cut, with a note, rather than refused.
+  const response = code.length > MAX_CODE ? `${code.slice(0, MAX_CODE)}\n# … cut: ${code.length} characters in all` : code;
+  const result = { success: state === "passed", response, extensions: { [MESSAGE]: message } };
   if (score) result.score = score;
   return {
     id: uuid(),

@@ -3,7 +3,8 @@
 // they wait in memory for as long as the page is open.
 const DATABASE = "backprop-playground-classroom";
 const STORE = "outbox";
-const BATCH = 50; // statements per request: well under the server's 256 KB and 100 per 10 s
+const BATCH = 50; // statements per request, well under the server's 100 per 10 s ...
+const BATCH_BYTES = 200_000; // ... and its 256 KB
 
 export class Outbox {
   /** Raised by `send` when a batch holds a statement the server refuses: each is then sent alone. */
@@ -41,8 +42,7 @@ export class Outbox {
   async sendWaiting() {
     const db = await this.database;
     const waiting = [...this.memory.values(), ...(db ? await store(db, "readonly", (outbox) => outbox.getAll()).catch(() => []) : [])];
-    for (let i = 0; i < waiting.length; i += BATCH) {
-      const batch = waiting.slice(i, i + BATCH);
+    for (const batch of batches(waiting)) {
       let done;
       try {
         done = await this.send(batch);
@@ -55,6 +55,25 @@ export class Outbox {
       if (db) await store(db, "readwrite", (outbox) => done.forEach((id) => outbox.delete(id))).catch(() => {});
     }
   }
+}
+
+/** Statements in requests of at most BATCH statements and BATCH_BYTES of JSON (one larger goes alone). */
+function batches(statements) {
+  const all = [];
+  let batch = [];
+  let bytes = 0;
+  for (const statement of statements) {
+    const size = JSON.stringify(statement).length;
+    if (batch.length && (batch.length === BATCH || bytes + size > BATCH_BYTES)) {
+      all.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(statement);
+    bytes += size;
+  }
+  if (batch.length) all.push(batch);
+  return all;
 }
 
 function openDatabase() {
