@@ -2,6 +2,7 @@
 
   1. a first visit's bytes, service worker's precache included (brotli, and gzip only beside it);
   2. Run to a drawn graph: the neuron, the issue's 1,999-value chain, a 4,834-value network (opens grouped);
+     the chain beside Graphviz's native `dot -Tsvg` on the same DOT (issue 27; needs `apt-get install graphviz`);
   3. Python ready against a bare loadPyodide: a first visit, and a second one from the service worker, and
      the floor of that approach, a page that does nothing but restore the snapshot;
   4. the moons example with plot() and plot_boundary() against the same program without them, in the page.
@@ -11,9 +12,12 @@
 Medians over --runs. No assertions: figures only (the tests assert the behaviour).
 """
 import argparse
+import json
 import os
 import re
 import shutil
+import subprocess
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -22,6 +26,7 @@ import first_visit
 from page import LAUNCH, WAIT_FOR_GRAPH, bare_site, mark, median, ready, serve, set_code, visits, wait_for
 from teaching import run_program
 import build  # noqa: E402 (page.py put the repository on sys.path)
+from scalargrad import playground  # noqa: E402
 
 NEURON = (build.ROOT / 'web' / 'examples' / 'neuron.py').read_text()
 CHAIN = "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n"
@@ -72,6 +77,21 @@ def graphs(page, runs):
     return figures
 
 
+def native_dot(runs):
+    """Graphviz's own `dot -Tsvg` on the DOT the page draws for the chain (what a Jupyter user renders with)."""
+    if not shutil.which('dot'):
+        return None
+    events = []
+    playground.run(CHAIN, lambda text: events.append(json.loads(text)))
+    dot = next(event['dot'] for event in events if event['type'] == 'graph')
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        subprocess.run(['dot', '-Tsvg'], input=dot.encode(), capture_output=True, check=True)
+        times.append(1000 * (time.perf_counter() - began))
+    return median(times)
+
+
 def charts(page, runs):
     """Run to ready of the moons example with and without its plot calls, alternated."""
     with_charts, without = [], []
@@ -115,6 +135,10 @@ def main():
           f"{median(sent['gzip only']) / 1e6:.2f} MB with gzip only")
     print("  2. Run to a drawn graph: " + ', '.join(f"{name} {ms:.0f} ms" for name, ms in drawn.items())
           + " (targets 80 ms, 1 s, 1 s)")
+    native = native_dot(args.runs)
+    chain = drawn['1,999-value chain']
+    print(f"     the chain against native `dot -Tsvg` on the same DOT: {chain:.0f} / {native:.0f} ms = {chain / native:.2f}"
+          " (target 1.0)" if native else "     native `dot` is not installed (apt-get install graphviz) to compare the chain with")
     print(f"  3. Python ready / bare loadPyodide: first visit {starts['first']:.0f} / {starts['bare_first']:.0f} ms = "
           f"{starts['first'] / starts['bare_first']:.2f}, from the service worker {starts['second']:.0f} / "
           f"{starts['bare_second']:.0f} ms = {starts['second'] / starts['bare_second']:.2f} (target 0.30); a page that "
