@@ -239,8 +239,9 @@ def test_charts_through_a_run_turn_nan_into_null_and_survive_an_interrupt():
     assert points == [{'step': 0, 'loss': None}, {'step': 1, 'loss': 1.0}]
 
 
-def test_the_boundary_fast_path_agrees_with_calling_the_model():
-    model = MLP(2, [8, 8, 1])
+@pytest.mark.parametrize('activation', ['relu', 'tanh', 'sigmoid', 'gelu'])
+def test_the_boundary_fast_path_agrees_with_calling_the_model(activation):
+    model = MLP(2, [8, 8, 1], activation=activation)
     X = [(-1.0, 0.5), (2.0, -0.5), (0.5, 0.0)]
     event = boundary(model, X, [0, 1, 1])
     grid = event['grid']

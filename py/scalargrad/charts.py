@@ -26,6 +26,8 @@ and activations, far faster than 900 passes with Values); any other model is cal
 """
 import math
 import time
+from itertools import repeat
+from operator import add, mul
 
 from . import engine, nn
 
@@ -35,11 +37,12 @@ BOUNDARY_SHARE = 0.2  # the most of the run's time that computing boundaries may
 GRID = 30
 MARGIN = 0.1          # of the data's range, on each side
 
+# Each activation over a list of sums, one per point of the grid.
 ACTIVATIONS = {
-    'relu': lambda a: 0 if a < 0 else a,
-    'tanh': math.tanh,
-    'sigmoid': engine.sigmoid,
-    'gelu': engine.gelu,
+    'relu': lambda sums: [0 if a < 0 else a for a in sums],
+    'tanh': lambda sums: list(map(math.tanh, sums)),
+    'sigmoid': lambda sums: list(map(engine.sigmoid, sums)),
+    'gelu': lambda sums: list(map(engine.gelu, sums)),
 }
 
 
@@ -129,8 +132,13 @@ def boundary(model, X, y, value_class=engine.Value):
     """{"grid": {"x", "y", "score"}, "points"}: the model's output over the data's range, and the data."""
     xs = [(float(_data(p[0])), float(_data(p[1]))) for p in X]
     gx, gy = _axis([p[0] for p in xs]), _axis([p[1] for p in xs])
-    f = _float_model(model) or _called_model(model, value_class, xs[0])
-    score = [[_number(f(a, b)) for a in gx] for b in gy]
+    f = _float_model(model)
+    if f:
+        flat = f([a for b in gy for a in gx], [b for b in gy for a in gx])
+        score = [[_number(v) for v in flat[j * GRID:(j + 1) * GRID]] for j in range(GRID)]
+    else:
+        f = _called_model(model, value_class, xs[0])
+        score = [[_number(f(a, b)) for a in gx] for b in gy]
     labels = _labels(list(y))
     points = [[_number(a), _number(b), label] for (a, b), label in zip(xs, labels)]
     return {'grid': {'x': gx, 'y': gy, 'score': score}, 'points': points}
@@ -156,7 +164,8 @@ def _labels(y):
 
 
 def _float_model(model):
-    """scalargrad's MLP, Layer or Neuron as a function of two floats, from its parameters' data."""
+    """scalargrad's MLP, Layer or Neuron as a function of two columns of floats (x1s, x2s), from its
+    parameters' data: its output at every point."""
     if isinstance(model, nn.MLP):
         layers = model.layers
     elif isinstance(model, nn.Layer):
@@ -168,17 +177,19 @@ def _float_model(model):
     plan = [[([w.data for w in n.w], n.b.data, ACTIVATIONS[n.activation] if n.nonlin else None)
              for n in layer.neurons] for layer in layers]
 
-    def f(x1, x2):
-        x = [x1, x2]
+    def f(x1s, x2s):
+        # A column per input and all points at once: map() does the arithmetic in C, where a loop per
+        # point ran every add and multiply as bytecode.
+        columns = [x1s, x2s]
         for layer in plan:
-            out = []
+            outputs = []
             for ws, b, activation in layer:
-                act = b  # b + w0*x0 + w1*x1 + ..., in Neuron's order
-                for w, xi in zip(ws, x):
-                    act = act + w * xi
-                out.append(activation(act) if activation else act)
-            x = out
-        return x[0]
+                sums = [b] * len(x1s)  # b + w0*x0 + w1*x1 + ..., in Neuron's order
+                for w, column in zip(ws, columns):
+                    sums = list(map(add, sums, map(mul, repeat(w), column)))
+                outputs.append(activation(sums) if activation else sums)
+            columns = outputs
+        return columns[0]
     return f
 
 
