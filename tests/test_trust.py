@@ -110,6 +110,19 @@ def test_a_timer_of_a_run_never_fires_after_it(page, site_url):
     assert not any('late-callback-ran' in url for url in requests), 'the callback ran after its run ended'
 
 
+def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
+    # python-worker.js runs a small program of its own after ready, and output-list.js lays out a graph card
+    # unseen: neither may show, leave a name behind, or cost the page its Python.
+    open_playground(page, site_url)
+    page.wait_for_timeout(500)  # the warm-up's drawing and the card's rehearsal are done by now
+    section = run_program(page, "print([n for n in ('a', 'b', 'c') if n in globals()])\nprint(Value(1.5).grad)")
+    expect(section.locator('pre.stdout')).to_have_text('[]\n0.0\n')
+    expect(section).not_to_contain_text(FRESH)
+    output = page.get_by_test_id('output')
+    expect(output.locator('section.run')).to_have_count(1)
+    expect(output.locator('.graph-card')).to_have_count(0)
+
+
 def test_ordinary_runs_keep_their_python(page, site_url):
     open_playground(page, site_url)
     for code in ['import fractions\nprint(fractions.Fraction(1, 3))', 'import random\nrandom.seed(1)\nprint(1)',

@@ -5,11 +5,36 @@ import { element, fitsReadably, graphCard, homeBox, showGraph } from "./graph-vi
 
 const SMALL_GRAPH = 100; // values: few enough to lay out again, to find a layout that reads whole
 const NARROW = "(max-width: 700px)";
+// Made once, as the page loads: a formatter's first use costs milliseconds, which the first Run would wait for.
+const CLOCK = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 // Other layouts of the same graph, for when left to right does not fit: records with their fields
 // stacked (narrower), then top to bottom.
 const stacked = (dot) => dot.replace(/label="\{ (.*) \}" shape=record/g, 'label="$1" shape=record');
 const topDown = (dot) => dot.replace(/rankdir=("?)LR\b\1/, "rankdir=TB");
+
+let rehearsed = false;
+
+/**
+ * Once per page, when the renderer's warm-up drawing is ready: a graph card holding it is laid out unseen,
+ * then removed. The browser's first style, layout and font work for a card (its bold title, the drawing's
+ * font) took 10 to 30 ms here, on the reader's first Run; now it is done while the page is idle.
+ */
+function rehearse(root, renderer) {
+  if (rehearsed) return;
+  rehearsed = true;
+  renderer.warmed.then((svg) => {
+    if (!svg || !root.isConnected) return;
+    const { card, view } = graphCard({ title: "warm-up", nodes: 2 });
+    card.inert = true;
+    card.setAttribute("aria-hidden", "true");
+    card.style.cssText = "position: absolute; left: -10000px; top: 0; width: 600px; visibility: hidden";
+    view.replaceChildren(svg);
+    root.append(card);
+    card.getBoundingClientRect(); // lays it out now
+    card.remove();
+  });
+}
 
 export class OutputList {
   /** With `follow`, the newest output is scrolled into view (a page of its own, not an article). */
@@ -20,6 +45,7 @@ export class OutputList {
     this.section = null;
     this.runs = 0;
     this.drawing = [];
+    rehearse(root, renderer);
   }
 
   /** Starts a new section; `note` says why it ran when the reader did not press its Run. */
@@ -28,7 +54,7 @@ export class OutputList {
     this.runs += 1;
     this.section = element("section", "run");
     this.section.dataset.run = String(this.runs);
-    const time = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const time = CLOCK.format(new Date());
     this.section.append(element("header", "run-header", `Run ${this.runs} · ${time}${note ? ` · ${note}` : ""}`));
     this.root.append(this.section);
     this.drawing = [];

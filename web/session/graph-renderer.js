@@ -11,6 +11,8 @@ export class GraphRenderer {
     this.nextId = 1;
     this.pending = new Map();
     this.worker = null;
+    // The warm-up's drawing, once drawn (null if it failed): the output rehearses its first card with it.
+    this.warmed = new Promise((resolve) => (this.resolveWarmed = resolve));
   }
 
   /**
@@ -25,7 +27,12 @@ export class GraphRenderer {
       this.pending.delete(data.id);
       if (request) request(data);
     };
-    this.render(WARM_UP).then(({ fill }) => fill()).catch(() => {}); // a failure shows on the first real graph
+    this.render(WARM_UP)
+      .then(async ({ svg, fill }) => {
+        await fill();
+        this.resolveWarmed(svg);
+      })
+      .catch(() => this.resolveWarmed(null)); // a failure shows on the first real graph
   }
 
   /**

@@ -120,6 +120,32 @@ async function boot({ base, interruptBuffer: buffer }) {
   reached = null; // what the worker itself did to start Python is not a run's
   measure("engine");
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, timings });
+  warmUp();
+}
+
+// A restored Python's first run is slower than later ones (the browser compiles the interpreter's code
+// as it is first reached): a small program of our own, run unseen in the same task as "ready", takes that
+// cost before the reader can press Run. It runs as any program does, in a namespace of its own, and then
+// gets the after-run check of any run.
+const WARM_UP = `a = Value(2.0, label='a')
+b = Value(-3.0, label='b')
+c = (a * b + a).tanh(); c.label = 'c'
+c.backward()
+print(f"{c.data:.4f} {a.grad:.4f}")
+draw_dot(c)
+`;
+
+function warmUp() {
+  try {
+    runProgram(WARM_UP, () => {});
+    gcCollect();
+    const found = changes(true);
+    const reasons = found.toJs();
+    found.destroy();
+    if (reasons.length) reach(reasons[0]); // cannot happen for this program; if it did, the page starts another Python
+  } catch (error) {
+    reach(`failed to run its warm-up (${describe(error)})`);
+  }
 }
 
 /**
