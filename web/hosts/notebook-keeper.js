@@ -66,10 +66,12 @@ export class NotebookKeeper {
     if (!current) return this.saving;
     const { key, name, url, original } = current;
     const record = { key, name, url, original, changes: current.changes(), touched: this.touched };
+    this.newest = record;
     this.saving = this.saving.then(async () => {
       try {
         await saveNotebook(record);
-        if (this.current !== current) return;
+        // A change made since this record was taken is not in it: the save that holds it says "saved".
+        if (this.current !== current || this.timer !== null || this.newest !== record) return;
         const time = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
         this.say(`Your work on ${name} is kept in this browser (saved ${time}).`);
         await this.listRecent();
