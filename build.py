@@ -28,6 +28,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # Windows: builds are not locked against each other
+    fcntl = None
+
 import classroom
 
 ROOT = Path(__file__).resolve().parent
@@ -252,8 +257,9 @@ def make_snapshot(wheels):
     print(f"  {SNAPSHOT}: {(DIST / SNAPSHOT).stat().st_size / 1e6:.1f} MB")
 
 
-def bundle_service_worker(dist=DIST):
+def bundle_service_worker(dist=None):
     """sw.js with the manifest of everything in `dist` (run it again after changing a built file)."""
+    dist = dist or DIST
     made = CACHE / 'bundles' / SW
     run(ESBUILD, ROOT / 'web' / SW_SOURCE, '--bundle', '--format=iife', '--minify', '--log-level=warning',
         '--define:process.env.NODE_ENV="production"', f"--define:CONTENT_SECURITY_POLICY={json.dumps(CONTENT_SECURITY_POLICY)}",
@@ -292,12 +298,13 @@ for (const path of process.argv.slice(1)) {
 """
 
 
-def compress(dist=DIST):
+def compress(dist=None):
     """Write a .gz and a .br beside each text or wasm file, for serve and for hosts that can send them.
 
     Only where one is missing or older than its file: a copied build keeps its compressed files, and a
     file rewritten since the last build gets new ones.
     """
+    dist = dist or DIST
     sources = [path for path in sorted(dist.rglob('*')) if path.suffix in COMPRESSIBLE and path.is_file()]
 
     def stale(path, suffix):
@@ -341,6 +348,16 @@ def spread(paths, count):
 
 
 def build(full=False):
+    # One build at a time in this checkout (pytest-xdist's workers each ask for one): the second finds the
+    # first's work done and writes nothing.
+    CACHE.mkdir(exist_ok=True)
+    with open(CACHE / 'build.lock', 'w') as lock:
+        if fcntl:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        build_unlocked(full)
+
+
+def build_unlocked(full):
     install_npm_packages()
     if full:
         for folder in [DIST, CACHE / 'snapshot']:

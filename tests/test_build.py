@@ -4,11 +4,13 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import threading
 import urllib.error
 import urllib.request
 
+import pytest
 from conftest import ROOT
 
 import build
@@ -154,7 +156,20 @@ def test_the_service_worker_precaches_every_file_with_its_integrity(site):
     assert sw.count('"integrity":"sha384-') == len(files)
 
 
-def test_a_second_build_rewrites_only_what_changed_and_deletes_what_no_source_makes(site):
+@pytest.fixture
+def site_copy(site, monkeypatch):
+    """A copy of dist/ (times kept) that build.build() builds into: the servers of other tests, perhaps
+    in another pytest-xdist worker, keep sending dist/ as it is."""
+    copied = build.CACHE / 'test-builds' / f"dist-{os.getpid()}"
+    shutil.rmtree(copied, ignore_errors=True)
+    shutil.copytree(site, copied)
+    monkeypatch.setattr(build, 'DIST', copied)
+    yield copied
+    shutil.rmtree(copied)
+
+
+def test_a_second_build_rewrites_only_what_changed_and_deletes_what_no_source_makes(site_copy):
+    site = site_copy
     stray, edited = site / 'hosts' / 'gone.js', site / 'hosts' / 'examples.js'
     stray.write_text('// a module whose source was deleted')
     edited.write_text('// stale bytes from an older build')
