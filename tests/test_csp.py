@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 import build
-from conftest import STARTUP_TIMEOUT_MS, wait_until
+from conftest import SERVICE_WORKER, STARTUP_TIMEOUT_MS, wait_until
 from test_course import IDS
 from test_course_page import check, exercise
 from test_embed import article, cells, other_origin, press_run  # noqa: F401 (other_origin is a fixture)
@@ -177,6 +177,7 @@ def test_embed_html_runs_within_the_policy(watched, site_url):
     assert violations(watched) == []
 
 
+@SERVICE_WORKER
 def test_the_service_worker_sends_the_policy_where_the_host_sends_none(page, plain_site_url):
     response = page.goto(plain_site_url)
     assert 'content-security-policy' not in response.headers, 'the plain host sends headers of its own'

@@ -13,10 +13,10 @@ import pytest
 from playwright.sync_api import expect
 
 import build
-from conftest import STARTUP_TIMEOUT_MS
+from conftest import SERVICE_WORKER, STARTUP_TIMEOUT_MS
 from test_page import open_playground, run, type_program
 
-pytestmark = pytest.mark.usefixtures('site')
+pytestmark = [pytest.mark.usefixtures('site'), SERVICE_WORKER]
 
 
 def serve_folder(folder, isolated=False):
