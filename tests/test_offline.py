@@ -40,6 +40,35 @@ def controlled(page):
     return page
 
 
+
+# Counts the page's calls to navigator.serviceWorker.register (a registration shows in getRegistrations()
+# only once its script is fetched, which can be seconds later).
+COUNT_REGISTER_CALLS = """
+window.registerCalls = 0;
+const register = ServiceWorkerContainer.prototype.register;
+ServiceWorkerContainer.prototype.register = function (...args) {
+  window.registerCalls += 1;
+  return register.apply(this, args);
+};
+"""
+
+
+def test_the_precache_waits_until_python_is_ready_and_no_run_is_under_way(page, plain_site_url):
+    # Run is pressed before Python is ready, so the run is under way when Python has been ready for 2 s.
+    page.add_init_script(COUNT_REGISTER_CALLS)
+    page.goto(plain_site_url)
+    type_program(page, 'import time\ntime.sleep(4)\nprint("slept")')
+    page.get_by_test_id('run').click()
+    status = page.get_by_test_id('status')
+    expect(status).to_have_attribute('data-state', 'running', timeout=STARTUP_TIMEOUT_MS)
+    page.wait_for_timeout(2500)
+    expect(status).to_have_attribute('data-state', 'running')  # still the same run
+    assert page.evaluate('window.registerCalls') == 0, 'the precache started during the run'
+    expect(page.get_by_test_id('output').locator('pre.stdout')).to_have_text('slept\n', timeout=STARTUP_TIMEOUT_MS)
+    assert page.evaluate('navigator.serviceWorker.ready.then((r) => r.active.scriptURL)') == plain_site_url + 'sw.js'
+    assert page.evaluate('window.registerCalls') == 1
+
+
 def test_a_second_visit_works_with_the_network_off(page, context, plain_site_url):
     first_visit(page, plain_site_url)
     context.set_offline(True)

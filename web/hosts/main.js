@@ -113,12 +113,21 @@ $("embed").addEventListener("click", async () => {
   showEmbedCode({ iframe: await linkWithCode(new URL("embed.html", location.href), code), script: new URL("embed.js", location.href).href, code });
 });
 
-// The service worker precaches the site once Python is up, so that it does not slow the first start.
+// The service worker fetches and hashes the whole site (55 MB) to keep it offline. It starts once Python is
+// up and no run has ended for a moment, so that it slows neither the start nor a reader's first Runs.
+const QUIET_MS = 2000;
 let registered = false;
-session.subscribe(({ phase }) => {
-  if (phase !== "ready" || registered) return;
-  registered = true;
-  registerServiceWorker().catch((error) => console.warn("offline use is not available:", error));
-});
+let quiet = null;
+function registerWhenQuiet() {
+  clearTimeout(quiet);
+  if (registered || session.state.phase !== "ready") return;
+  quiet = setTimeout(() => {
+    if (cell.busy) return; // the run's end calls this again
+    registered = true;
+    registerServiceWorker().catch((error) => console.warn("offline use is not available:", error));
+  }, QUIET_MS);
+}
+session.subscribe(registerWhenQuiet);
+cell.onResult(registerWhenQuiet);
 
 window.playground = { cell, editor, session }; // for the browser console and the tests' diagnostics
