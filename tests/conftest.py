@@ -19,6 +19,12 @@ RUN_TIMEOUT_MS = 60_000
 LOCAL_HOSTS = {'127.0.0.1', 'localhost'}
 
 
+def pytest_xdist_auto_num_workers(config):
+    # Most of a browser test is the browser's own CPU: two workers on two cores finish the suite in about
+    # 0.7 of one worker's time here; past four, Pyodide's boots only queue for the same cores.
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
 def pytest_sessionfinish(session, exitstatus):
     # A run that collected no tests proves nothing: make it fail rather than pass quietly.
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
