@@ -54,8 +54,10 @@ def display():
     xvfb.wait()
 
 
-NEW_SESSION_TIMEOUT_S = 60  # a new session takes 1 to 3 s; now and then the browser never answers (see below)
-START_ATTEMPTS = 3
+# A new session takes 1 to 5 s, beside another worker's Chromium too; now and then the browser never answers
+# (see below), more often under load, and each wait for it costs this much.
+NEW_SESSION_TIMEOUT_S = 20
+START_ATTEMPTS = 4
 COMMAND_TIMEOUT_S = 150  # above the page load and script timeouts: a hung driver fails a test, not the suite
 
 
@@ -91,7 +93,7 @@ def engine(display, guard, tmp_path):
             break
         except urllib3.exceptions.HTTPError:
             # If MiniBrowser exits before it answers, WebKitWebDriver waits for it forever: start it again.
-            # CI saw two hangs in a row once (2 cores, under load), hence three attempts.
+            # CI saw two hangs in a row once (2 cores, under load), hence four attempts.
             if attempt == START_ATTEMPTS:
                 raise
             warnings.warn(f"WebKit did not start within {NEW_SESSION_TIMEOUT_S} s (attempt {attempt}) and was "
