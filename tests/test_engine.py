@@ -364,6 +364,23 @@ def test_mlp_parameters_are_values_of_a_class_that_op_outputs_do_not_derive_from
         assert not issubclass(type(x), type(p)) and not issubclass(type(p * x), type(p))
 
 
+def test_a_neuron_builds_the_graph_micrograds_sum_builds():
+    n = Neuron(3)
+    x = [Value(1.5), 2.0, Value(-1.0)]
+    got = n(x)
+    want = sum((wi * xi for wi, xi in zip(n.w, x)), n.b).relu()
+
+    def shape(root):  # each value's op, data and children, as positions in the order, leaves by identity
+        order = root.topological_order()
+        where = {id(v): i for i, v in enumerate(order)}
+        return [(v._op, v.data, [where[id(c)] for c in v._prev] if v._prev else id(v)) for v in order]
+
+    leaves = {id(v) for v in n.parameters() + x if isinstance(v, Value)}
+    assert {s[2] for s in shape(got) if not isinstance(s[2], list)} >= leaves
+    assert [(op, data, kids if isinstance(kids, list) else kids in leaves) for op, data, kids in shape(got)] == \
+        [(op, data, kids if isinstance(kids, list) else kids in leaves) for op, data, kids in shape(want)]
+
+
 @pytest.mark.parametrize('activation', ['tanh', 'sigmoid', 'gelu'])
 def test_activation_choice(activation):
     n = Neuron(3, activation=activation)
