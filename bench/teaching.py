@@ -41,7 +41,6 @@ import scalargrad.nn  # noqa: E402
 CHAIN_LINKS = 50  # x0, then each link adds a constant, a product, a number and a sum: 201 values
 DEMO_STEPS = 100
 ENGINE_STEPS = 10
-INSTALL_TIMEOUT = 60  # seconds
 
 # bench/engine_vs_micrograd.py's loss (hinge + 1e-4 L2, learning rate 1.0 - 0.9 k / steps) and
 # micrograd's demo's accuracy. The page and CPython run this same text.
@@ -78,14 +77,12 @@ for k in range({DEMO_STEPS}):
 print('BENCH', time.perf_counter() - start, repr(total_loss.data))
 """
 
-# `import micropip` on a line of its own: that is what makes the worker load micropip first.
-INSTALL = """import asyncio
-import micropip
-micropip.bench_install = asyncio.ensure_future(micropip.install({url!r}))
-"""
-INSTALL_STATE = """import micropip
-task = micropip.bench_install
-print('BENCH', 'pending' if not task.done() else repr(task.exception()) if task.exception() else 'done')
+# A program that imports micropip makes the worker load it first. The install and the comparison are one
+# program: after a run that imported micropip, the next run gets a fresh Python, without micrograd.
+INSTALL = """import micropip, time
+install_started = time.perf_counter()
+await micropip.install({url!r})
+installed_s = time.perf_counter() - install_started
 """
 
 
@@ -116,7 +113,7 @@ def per_step(model, Value):
 
 timed = {{name: per_step(*engines[name]) for name in {list(order)!r}}}
 print('BENCH', json.dumps({{'micrograd': timed['micrograd'][0], 'scalargrad': timed['scalargrad'][0],
-                           'module': micrograd.engine.__file__,
+                           'module': micrograd.engine.__file__, 'install_s': installed_s,
                            'same_losses': all(abs(a - b) <= 1e-9 * abs(a)
                                               for a, b in zip(timed['micrograd'][1], timed['scalargrad'][1]))}}))
 """
@@ -276,38 +273,18 @@ def site_with(folder, extra_file):
     return folder
 
 
-def install_micrograd(page, wheel_url):
-    """micropip.install(wheel_url) in the page's Python: (seconds from the first Run to installed, problem)."""
-    start = time.perf_counter()
-    result = run_program(page, INSTALL.format(url=wheel_url))
-    if result['state'] != 'ready':
-        return None, f"starting micropip.install failed: {what_went_wrong(page)}"
-    while time.perf_counter() - start < INSTALL_TIMEOUT:
-        run_program(page, INSTALL_STATE)
-        state = bench_line(page)
-        if state == 'done':
-            return time.perf_counter() - start, None
-        if state != 'pending':
-            return None, f"micropip.install failed: {state or what_went_wrong(page)}"
-        page.wait_for_timeout(200)
-    return None, f"micropip.install did not finish in {INSTALL_TIMEOUT} s"
-
-
 def engines_in_pyodide(page, wheel_url, runs):
-    """micrograd 0.1.0 and scalargrad, ENGINE_STEPS steps each per run, in one program in the page."""
-    installed_s, problem = install_micrograd(page, wheel_url)
-    if problem:
-        return {'error': problem}
+    """micrograd 0.1.0 (installed by micropip) and scalargrad, ENGINE_STEPS steps each per run, in one program."""
     results = []
     for i in range(runs + runs % 2):  # an even count: each engine goes first as often
         order = ('micrograd', 'scalargrad') if i % 2 == 0 else ('scalargrad', 'micrograd')  # turns to go first
-        result = run_program(page, engines_program(order))
+        result = run_program(page, INSTALL.format(url=wheel_url) + engines_program(order))
         line = bench_line(page)
         if result['state'] != 'ready' or not line:
             return {'error': f"the comparison did not run ({result['state']}): {what_went_wrong(page)}"}
         results.append(json.loads(line))
     ratios = [r['micrograd'] / r['scalargrad'] for r in results]
-    return {'install_s': installed_s, 'module': results[0]['module'], 'runs': len(results),
+    return {'install_s': results[0]['install_s'], 'module': results[0]['module'], 'runs': len(results),
             'micrograd_ms': 1000 * median([r['micrograd'] for r in results]),
             'scalargrad_ms': 1000 * median([r['scalargrad'] for r in results]),
             'ratio': median(ratios), 'ratios': (min(ratios), max(ratios)),
@@ -372,7 +349,7 @@ def print_engines(engines):
         return
     print(f"  3. scalargrad vs micrograd 0.1.0 inside the page's Pyodide, {ENGINE_STEPS} steps each, same data and weights,"
           f" {engines['runs']} Runs taking turns to go first")
-    print(f"     (micropip.install of the PyPI wheel started by one Run and awaited across Runs: {engines['install_s']:.1f} s; "
+    print(f"     (each Run awaits micropip.install of the PyPI wheel first, a fresh Python's: {engines['install_s']:.2f} s; "
           f"micrograd from {engines['module']}):")
     print(f"     micrograd 0.1.0 {engines['micrograd_ms']:6.1f} ms/step   scalargrad {engines['scalargrad_ms']:6.1f} ms/step   "
           f"micrograd/scalargrad, median of the Runs' ratios = {engines['ratio']:.2f} [{engines['ratios'][0]:.2f}-{engines['ratios'][1]:.2f}] (target 3)   "
