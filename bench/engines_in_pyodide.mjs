@@ -29,7 +29,13 @@ const steps = Number(option("--steps", 10));
 const script = option("--script", null);
 const engine = option("--engine", null); // set in a child process: the one engine it runs
 const micrograd = option("--micrograd", `${root}/.cache/micrograd/micrograd-0.1.0-py3-none-any.whl`);
-const variants = args.map((a) => a.split("="));
+const variants = args.map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]);
+const children = [];
+let stopping = false;
+const stopAll = () => {
+  stopping = true;
+  children.forEach((child) => child.kill());
+};
 
 async function startPython() {
   const dist = `${root}/dist`;
@@ -40,11 +46,13 @@ async function startPython() {
   pyodide.unpackArchive(new Uint8Array(readFileSync(`${dist}/wheels/${wheel}`)), "wheel", { extractDir: site });
   pyodide.unpackArchive(new Uint8Array(readFileSync(micrograd)), "wheel", { extractDir: site });
   for (const [name, path] of variants) {
-    const own = (file) => (existsSync(`${path}/${file}`) ? `${path}/${file}` : `${root}/py/scalargrad/${file}`);
+    const file = path.endsWith(".py");
+    if (!existsSync(file ? path : `${path}/engine.py`)) throw new Error(`${name}=${path}: no ${file ? path : `${path}/engine.py`}`);
+    const nn = !file && existsSync(`${path}/nn.py`) ? `${path}/nn.py` : `${root}/py/scalargrad/nn.py`;
     pyodide.FS.mkdirTree(`/lab/${name}`);
     pyodide.FS.writeFile(`/lab/${name}/__init__.py`, "");
-    pyodide.FS.writeFile(`/lab/${name}/engine.py`, readFileSync(path.endsWith(".py") ? path : own("engine.py"), "utf8"));
-    pyodide.FS.writeFile(`/lab/${name}/nn.py`, readFileSync(path.endsWith(".py") ? `${root}/py/scalargrad/nn.py` : own("nn.py"), "utf8"));
+    pyodide.FS.writeFile(`/lab/${name}/engine.py`, readFileSync(file ? path : `${path}/engine.py`, "utf8"));
+    pyodide.FS.writeFile(`/lab/${name}/nn.py`, readFileSync(nn, "utf8"));
   }
   pyodide.FS.mkdirTree("/lab");
   pyodide.FS.writeFile("/lab/engine_vs_micrograd.py", readFileSync(`${root}/bench/engine_vs_micrograd.py`, "utf8"));
@@ -66,9 +74,8 @@ X, labels = scalargrad.make_moons(100, noise=0.1, seed=1337)
 y = [2 * label - 1 for label in labels]
 random.seed(1337)
 reference = micrograd.nn.MLP(2, [16, 16, 1])
-package = 'micrograd' if name == 'micrograd' else name
-Value = importlib.import_module(package + '.engine').Value
-MLP = importlib.import_module(package + '.nn').MLP
+Value = importlib.import_module(name + '.engine').Value
+MLP = importlib.import_module(name + '.nn').MLP
 
 def new_model():
     model = MLP(2, [16, 16, 1])
@@ -115,6 +122,7 @@ def breakdown_step():
 
 async function child() {
   const pyodide = await startPython();
+  process.on("disconnect", () => process.exit(1)); // the parent is gone
   pyodide.globals.set("name", engine);
   pyodide.runPython(ENGINE);
   process.on("message", ({ call, arg }) => {
@@ -125,11 +133,19 @@ async function child() {
 }
 
 function startEngine(name) {
-  const proc = fork(fileURLToPath(import.meta.url), ["--engine", name, ...variants.map((v) => v.join("="))]);
+  const proc = fork(fileURLToPath(import.meta.url),
+    ["--engine", name, "--micrograd", micrograd, ...variants.map((v) => v.join("="))]);
   let waiting = null;
   const ready = new Promise((resolve) => (waiting = resolve));
   proc.on("message", (message) => waiting(message));
-  proc.on("exit", (code) => code && (console.error(`${name}: its process ended with ${code}`), process.exit(1)));
+  proc.on("exit", (code, signal) => {
+    if (!stopping && (code || signal)) {
+      console.error(`${name}: its process ended with ${code ?? signal}`);
+      stopAll();
+      process.exit(1);
+    }
+  });
+  children.push(proc);
   return {
     name,
     ready,
@@ -138,7 +154,6 @@ function startEngine(name) {
       proc.send({ call, arg });
       return answer;
     },
-    stop: () => proc.kill(),
   };
 }
 
@@ -183,7 +198,7 @@ async function parent() {
   for (let k = 0; k < 2 * steps; k++) {
     for (const e of ours) {
       const answer = await e.ask("breakdown_step");
-      values = answer.values;
+      if (e.name === "scalargrad") values = answer.values;
       for (const [part, seconds] of Object.entries(answer.parts)) (parts[e.name][part] ??= []).push(1000 * seconds);
     }
   }
@@ -192,7 +207,7 @@ async function parent() {
     console.log(`  ${e.name.padEnd(14)} ` + Object.entries(parts[e.name])
       .map(([part, ms]) => `${part} ${Math.min(...ms).toFixed(1)}/${median(ms).toFixed(1)}`).join("  "));
   }
-  engines.forEach((e) => e.stop());
+  stopAll();
 }
 
 async function runScript() {
@@ -205,5 +220,6 @@ try {
   await (engine ? child() : script ? runScript() : parent());
 } catch (error) {
   console.error(error.message);
+  stopAll();
   process.exit(1);
 }

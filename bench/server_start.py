@@ -25,11 +25,11 @@ def time_to_first_page(timeout_s=300):
     port = free_port()
     started = time.perf_counter()
     server = subprocess.Popen([sys.executable, 'build.py', 'serve', '--port', str(port)], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         while time.perf_counter() - started < timeout_s:
             if server.poll() is not None:
-                raise SystemExit(f'build.py serve ended with {server.returncode}')
+                raise SystemExit(f'build.py serve ended with {server.returncode}: {server.stderr.read()[-2000:]}')
             try:
                 with urllib.request.urlopen(f'http://127.0.0.1:{port}/index.html', timeout=1) as response:
                     if response.status == 200:

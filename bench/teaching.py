@@ -10,9 +10,8 @@
      every step: Run to ready in the page, against the same loop without plots in CPython, in this
      process (target: within 2.5x), and the points the training chart got.
   3. scalargrad against micrograd 0.1.0 inside the page's Pyodide, micrograd installed from its PyPI
-     wheel with micropip (target: 3x). A program cannot await: playground.run compiles it without
-     top-level await and execs it synchronously. So one Run starts micropip.install as a task, the
-     worker's event loop finishes it between Runs, and later Runs look at the task.
+     wheel with micropip (target: 3x). Each Run awaits the install, then times both engines: after a
+     Run that imported micropip the page starts a fresh Python, so nothing installed outlives its Run.
 
 Prints figures, never asserts; a figure that cannot be measured is printed with the reason.
 """

@@ -381,6 +381,23 @@ def test_a_neuron_builds_the_graph_micrograds_sum_builds():
         [(op, data, kids if isinstance(kids, list) else kids in leaves) for op, data, kids in shape(want)]
 
 
+def test_a_neuron_whose_weights_or_bias_are_replaced_with_numbers_computes_as_the_operators_do():
+    x = [Value(1.0), 2.0, Value(3.0)]
+    n = Neuron(3, nonlin=False)
+    n.w = [0.5, -0.25, 1.0]
+    assert n(x).data == sum((wi * xi for wi, xi in zip(n.w, x)), n.b).data == 3.0
+    n = Neuron(3, nonlin=False)
+    n.b = 0.0
+    assert n(x).data == pytest.approx(sum(wi.data * xi for wi, xi in zip(n.w, [1.0, 2.0, 3.0])))
+    n = Neuron(1, nonlin=False)
+    n.b = 0
+    out = n([2.0])
+    assert isinstance(out, Value) and out.data == 2.0 * n.w[0].data
+    with pytest.raises(TypeError, match="can't multiply sequence") as raised:
+        Neuron(2)([Value(1.0), 'a'])
+    assert raised.value.__context__ is None  # the operators' own error, not one raised while handling another
+
+
 @pytest.mark.parametrize('activation', ['tanh', 'sigmoid', 'gelu'])
 def test_activation_choice(activation):
     n = Neuron(3, activation=activation)

@@ -44,10 +44,23 @@ class Neuron(Module):
 
     def __call__(self, x):
         act = self.b  # b + w0*x0 + w1*x1 + ..., the same graph as micrograd's sum(..., self.b)
+        if type(act) is not Parameter:  # a bias a learner replaced: the operators, as micrograd has them
+            for wi, xi in zip(self.w, x):
+                act = act + wi * xi
+            return getattr(act, self.activation)() if self.nonlin else act
         for wi, xi in zip(self.w, x):
             # act + wi * xi, as method calls: an operator on a Python class calls its method from C, in an
-            # interpreter loop of its own, where a method call stays in this one (5% of the demo's step in Pyodide).
-            act = act.__add__(wi.__mul__(xi))
+            # interpreter loop of its own, where a method call stays in this one (5% of the demo's step in
+            # Pyodide). act is a Value, whose methods never return NotImplemented, so this builds what the
+            # operators build (short of an input whose class derives from Parameter with an __rmul__ of
+            # its own). A weight replaced with a number returns NotImplemented, which Value.__add__ refuses
+            # with a TypeError: that term is then added with the operators.
+            try:
+                act = act.__add__(wi.__mul__(xi))
+                continue
+            except TypeError:
+                pass
+            act = act + wi * xi
         return getattr(act, self.activation)() if self.nonlin else act
 
     def parameters(self):
