@@ -204,8 +204,9 @@ def test_embed_html_runs_in_an_iframe(engine, site_url, other_origin):
                                                           'style="width: 700px; height: 500px"></iframe>'))
     driver.switch_to.frame(find(driver, '#cell'))
     body = driver.find_element(By.TAG_NAME, 'body')
-    wait(driver, lambda: body.find_elements(By.CSS_SELECTOR, '[data-testid="output"] svg'), 'the graph', STARTUP_TIMEOUT_MS)
-    assert 'framed' in find(body, 'svg').text and 'data 8.0000' in find(body, 'svg').text
+    # The drawing's frame is in the page a moment before its nodes: wait for the nodes' text.
+    graph = wait(driver, lambda: body.find_elements(By.CSS_SELECTOR, '[data-testid="output"] svg'), 'the graph', STARTUP_TIMEOUT_MS)[0]
+    wait(driver, lambda: 'framed' in graph.text and 'data 8.0000' in graph.text, "the graph's nodes")
     driver.switch_to.default_content()
 
 
