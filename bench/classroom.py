@@ -10,7 +10,6 @@
    showing the new attempt: headless Chromium, the board polling every 2 s as it does.
 """
 import argparse
-import json
 import sqlite3
 import statistics
 import sys
@@ -18,40 +17,20 @@ import tempfile
 import threading
 import time
 import urllib.request
-import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-import classroom  # noqa: E402
-from page import LAUNCH, TIMEOUT  # noqa: E402
-
-VERB = 'http://adlnet.gov/expapi/verbs/'
+from backprop_playground.classroom import Classroom
+from backprop_playground.paths import DIST
+from backprop_playground.server import make_server
+from page import LAUNCH, TIMEOUT
+from room_traffic import post, statement
 
 
 def serve(folder):
-    room = classroom.Classroom(folder)
-    server = build.make_server(port=0, room=room)
+    room = Classroom(folder)
+    server = make_server(port=0, room=room)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, room, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
-def statement(url, learner, i):
-    return {'id': str(uuid.uuid4()), 'actor': {'objectType': 'Agent', 'name': f'Learner {learner}',
-                                               'account': {'homePage': url, 'name': f'key-{learner}'}},
-            'verb': {'id': VERB + ('passed' if i % 3 == 2 else 'failed')},
-            'object': {'id': f"{url}course.html#exercise=exercise-{i % 4}"},
-            'result': {'success': i % 3 == 2, 'response': 'class Value:\n    ...\n' * 20}}
-
-
-def post(url, body):
-    request = urllib.request.Request(url + 'classroom/xapi/statements', data=json.dumps(body).encode(),
-                                     headers={'Content-Type': 'application/json', 'X-Experience-API-Version': '1.0.3'})
-    started = time.perf_counter()
-    with urllib.request.urlopen(request, timeout=60) as response:
-        response.read()
-        return time.perf_counter() - started, response.status
 
 
 def load(learners, statements):
@@ -129,7 +108,7 @@ def main():
     parser.add_argument('--statements', type=int, default=20)
     parser.add_argument('--runs', type=int, default=3)
     args = parser.parse_args()
-    if not (build.DIST / 'teacher.html').exists():
+    if not (DIST / 'teacher.html').exists():
         sys.exit('bench/classroom.py: build first (python build.py)')
     figures = load(args.learners, args.statements)
     ms = sorted(1000 * s for s in figures['latencies'])

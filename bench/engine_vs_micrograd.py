@@ -15,7 +15,7 @@ import sys
 import time
 import tracemalloc
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'py'))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'py', 'scalargrad'))  # this checkout's
 
 import micrograd.engine
 import micrograd.nn

@@ -48,7 +48,7 @@ async function startPython() {
   for (const [name, path] of variants) {
     const file = path.endsWith(".py");
     if (!existsSync(file ? path : `${path}/engine.py`)) throw new Error(`${name}=${path}: no ${file ? path : `${path}/engine.py`}`);
-    const nn = !file && existsSync(`${path}/nn.py`) ? `${path}/nn.py` : `${root}/py/scalargrad/nn.py`;
+    const nn = !file && existsSync(`${path}/nn.py`) ? `${path}/nn.py` : `${root}/py/scalargrad/scalargrad/nn.py`;
     pyodide.FS.mkdirTree(`/lab/${name}`);
     pyodide.FS.writeFile(`/lab/${name}/__init__.py`, "");
     pyodide.FS.writeFile(`/lab/${name}/engine.py`, readFileSync(file ? path : `${path}/engine.py`, "utf8"));

@@ -5,16 +5,13 @@ first graph node in the output), the neuron example, pages that became ready 1 s
 """
 import argparse
 import statistics
-import sys
 import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-from page import LAUNCH  # noqa: E402
+from backprop_playground.server import make_server
+from page import LAUNCH
 
 # Run pressed, in the page, to the first node of the new run's graph (a MutationObserver, no polling).
 RUN_TO_GRAPH = """() => new Promise((resolve) => {
@@ -45,7 +42,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--pages', type=int, default=5)
     args = parser.parse_args()
-    server = build.make_server(port=0)
+    server = make_server(port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     firsts, laters = [], []

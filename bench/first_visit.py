@@ -8,41 +8,19 @@ No request route is set: Playwright turns the HTTP cache off while one is, and t
 download everything a second time.
 """
 import argparse
-import functools
-import http.server
 import statistics
-import sys
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
-from page import LAUNCH, TIMEOUT  # noqa: E402
+from backprop_playground.paths import DIST
+from backprop_playground.server.static import ENCODINGS
+from page import LAUNCH, TIMEOUT, serve as serve_site
 
 
 def serve(encodings):
-    """`build.py serve` that counts the body bytes it sends per file (server.sent)."""
-    class Counting(build.Handler):
-        def send_header(self, name, value):
-            if name == 'Content-Length' and self.command == 'GET':
-                path = self.path.split('?')[0]
-                self.server.sent[path] += int(value)
-                self.server.times[path] += 1
-            super().send_header(name, value)
-
-    Counting.encodings = encodings
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Counting, directory=str(build.DIST)))
-    server.sent, server.times = Counter(), Counter()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
-class Counter(dict):
-    def __missing__(self, key):
-        return 0
+    """`build.py serve` sending `encodings`; server.sent counts the body bytes it sends per file."""
+    return serve_site(DIST, encodings=encodings)
 
 
 def visit(browser, server, url):
@@ -70,7 +48,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--runs', type=int, default=3)
     args = parser.parse_args()
-    servers = {'brotli': serve(build.ENCODINGS), 'gzip only': serve([('gzip', '.gz')])}
+    servers = {'brotli': serve(ENCODINGS), 'gzip only': serve([('gzip', '.gz')])}
     results = {name: [] for name in servers}
     with sync_playwright() as p:
         executable = '/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None

@@ -27,10 +27,11 @@ from playwright.sync_api import sync_playwright
 import first_visit
 from page import LAUNCH, WAIT_FOR_GRAPH, bare_site, mark, median, ready, serve, set_code, visits, wait_for
 from teaching import run_program
-import build  # noqa: E402 (page.py put the repository on sys.path)
-from scalargrad import playground  # noqa: E402
+from backprop_playground.paths import DIST, ROOT
+from backprop_playground.server.static import ENCODINGS
+from playground_runtime import runner as playground
 
-NEURON = (build.ROOT / 'web' / 'examples' / 'neuron.py').read_text()
+NEURON = (ROOT / 'web' / 'examples' / 'neuron.py').read_text()
 CHAIN = "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n"
 NETWORK = """random.seed(0)
 model = MLP(3, [8, 8, 1])
@@ -40,7 +41,7 @@ loss = sum(((model(x) - y) ** 2 for x, y in zip(xs, ys)), Value(0.0))
 loss.backward()
 draw_dot(loss)
 """
-MOONS = (build.ROOT / 'web' / 'examples' / 'moons-mlp.py').read_text()
+MOONS = (ROOT / 'web' / 'examples' / 'moons-mlp.py').read_text()
 MOONS_WITHOUT_CHARTS = re.sub(r'^\s*plot(_boundary)?\(.*\n', '', MOONS, flags=re.M)
 MOONS_TRAINING = MOONS[:MOONS.index('# The whole network on one point')]  # the final draw_dot left out
 MOONS_TRAINING_WITHOUT_CHARTS = re.sub(r'^\s*plot(_boundary)?\(.*\n', '', MOONS_TRAINING, flags=re.M)
@@ -114,7 +115,7 @@ def print_charts(example, training):
 
 
 def charts_only(runs):
-    _, url = serve(build.DIST)
+    _, url = serve(DIST)
     with sync_playwright() as p:
         executable = '/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None
         browser = p.chromium.launch(executable_path=executable, args=LAUNCH)
@@ -136,10 +137,10 @@ def main():
         return charts_only(args.runs)
     bare, snapshot_only = bare_site(), bare_site(SNAPSHOT_ONLY_WORKER)
     _, snapshot_only_url = serve(snapshot_only, isolated=False)
-    _, url = serve(build.DIST)
-    plain_server, plain_url = serve(build.DIST, isolated=False)
+    _, url = serve(DIST)
+    plain_server, plain_url = serve(DIST, isolated=False)
     _, bare_plain_url = serve(bare, isolated=False)
-    bytes_servers = {'brotli': first_visit.serve(build.ENCODINGS), 'gzip only': first_visit.serve([('gzip', '.gz')])}
+    bytes_servers = {'brotli': first_visit.serve(ENCODINGS), 'gzip only': first_visit.serve([('gzip', '.gz')])}
     with sync_playwright() as p:
         executable = '/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None
         browser = p.chromium.launch(executable_path=executable, args=LAUNCH)

@@ -12,15 +12,13 @@ import json
 import posixpath
 import re
 import statistics
-import sys
 import threading
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
+from backprop_playground.paths import DIST
+from backprop_playground.server import make_server
 from page import LAUNCH, TIMEOUT, wait_for  # noqa: E402
 
 # Each code cell reports its own Python time, so that Run all's overhead is what is left.
@@ -58,7 +56,7 @@ def thirty_cells():
 def article_bytes():
     """The article's files before any interaction, compressed: the page, its CSS, embed.js and every module
     it imports statically, the cells' stylesheet and the editor bundle (Python loads on first use)."""
-    dist = build.DIST
+    dist = DIST
     seen, queue = set(), ['embed.js']
     while queue:
         name = queue.pop()
@@ -79,8 +77,8 @@ def main():
     args = parser.parse_args()
     written = {'bench-100.ipynb': hundred_cells(), 'bench-30.ipynb': thirty_cells()}
     for name, text in written.items():
-        (build.DIST / name).write_text(text)
-    server = build.make_server(port=0)
+        (DIST / name).write_text(text)
+    server = make_server(port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     shown, per_cell = [], []
@@ -120,7 +118,7 @@ def main():
             browser.close()
     finally:
         for name in written:
-            (build.DIST / name).unlink(missing_ok=True)
+            (DIST / name).unlink(missing_ok=True)
     size, count = article_bytes()
     print(f"100-cell notebook (50 Markdown, 50 code) from #url= to every cell shown: median {statistics.median(shown):.0f} ms "
           f"(min {min(shown):.0f}, max {max(shown):.0f}), {args.runs} opens")

@@ -9,8 +9,6 @@ measured by bench/teaching.py, which uses this file's helpers; `--only teaching`
 Prints medians over --runs fresh page loads (or repeated runs on one page). No assertions: figures only.
 """
 import argparse
-import functools
-import http.server
 import os
 import shutil
 import statistics
@@ -22,9 +20,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
+from backprop_playground.paths import DIST
+from backprop_playground.server import make_server
 
 LAUNCH = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
           '--disable-sync', '--no-first-run']
@@ -68,17 +65,9 @@ ARTICLE_CELL = "<p>Step {i}.</p><pre data-playground>x{i} = Value({i}.0, label='
 CHAIN = "x = Value(0.0, label='x0')\nfor i in range({steps}):\n    x = x * 1.0 + i\nx.backward()\ndraw_dot(x)\n"
 
 
-def serve(directory, isolated=True):
-    """A server like `build.py serve`, which also counts the body bytes it sends (server.sent)."""
-    class Counting(build.Handler):
-        def send_header(self, name, value):
-            if name == 'Content-Length' and self.command == 'GET':
-                self.server.sent += int(value)
-            super().send_header(name, value)
-
-    Counting.isolated = isolated
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Counting, directory=str(directory)))
-    server.sent = 0
+def serve(directory, isolated=True, **options):
+    """`build.py serve`'s server in a thread; server.sent counts the body bytes it sends, by path."""
+    server = make_server(port=0, isolated=isolated, directory=directory, **options)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
@@ -89,7 +78,7 @@ def bare_site(worker=BARE_WORKER):
     (folder / 'index.html').write_text(BARE_PAGE)
     (folder / 'bare-page.js').write_text(BARE_SCRIPT)
     (folder / 'bare-worker.js').write_text(worker)
-    os.symlink(build.DIST / 'pyodide', folder / 'pyodide')
+    os.symlink(DIST / 'pyodide', folder / 'pyodide')
     return folder
 
 
@@ -134,15 +123,15 @@ def first_load_bytes(browser, url):
     ready(page, url)
     page.wait_for_timeout(500)
     context.close()
-    raw = sum((build.DIST / p).stat().st_size for p in set(paths) if (build.DIST / p).is_file())
-    gz = sum((build.DIST / f"{p}.gz" if (build.DIST / f"{p}.gz").is_file() else build.DIST / p).stat().st_size
-             for p in set(paths) if (build.DIST / p).is_file())
+    raw = sum((DIST / p).stat().st_size for p in set(paths) if (DIST / p).is_file())
+    gz = sum((DIST / f"{p}.gz" if (DIST / f"{p}.gz").is_file() else DIST / p).stat().st_size
+             for p in set(paths) if (DIST / p).is_file())
     return raw, gz, len(set(paths))
 
 
 def served_bytes(paths):
     """Bytes as `build.py serve` sends them: the .gz where there is one."""
-    files = [build.DIST / p for p in set(paths) if (build.DIST / p).is_file()]
+    files = [DIST / p for p in set(paths) if (DIST / p).is_file()]
     return sum((Path(f"{f}.gz") if Path(f"{f}.gz").is_file() else f).stat().st_size for f in files), len(files)
 
 
@@ -187,16 +176,16 @@ def visits(browser, plain_server, plain_url, bare_url, runs):
     for _ in range(runs):
         context = browser.new_context()
         page = context.new_page()
-        plain_server.sent = 0
+        plain_server.sent.clear()
         ready(page, plain_url)
         figures['first'].append(mark(page, 'python-ready'))
         page.evaluate('navigator.serviceWorker.ready')
         page.wait_for_timeout(300)
-        figures['first_bytes'].append(plain_server.sent)
-        plain_server.sent = 0
+        figures['first_bytes'].append(sum(plain_server.sent.values()))
+        plain_server.sent.clear()
         ready(page, plain_url)  # the service worker serves it now, and isolates it
         figures['second'].append(mark(page, 'python-ready'))
-        figures['second_bytes'].append(plain_server.sent)
+        figures['second_bytes'].append(sum(plain_server.sent.values()))
         figures['stop'].append(stop_latency(page))
         context.close()
         context = browser.new_context()
@@ -216,8 +205,8 @@ def median(values):
 def report(runs):
     """Measures and prints the load, run, render and Stop figures, the visits and the article."""
     bare_dir = bare_site()
-    _, url = serve(build.DIST)
-    plain_server, plain_url = serve(build.DIST, isolated=False)
+    _, url = serve(DIST)
+    plain_server, plain_url = serve(DIST, isolated=False)
     _, bare_url = serve(bare_dir)
     _, bare_plain_url = serve(bare_dir, isolated=False)  # the peer of the visits on a plain host
 
@@ -300,7 +289,7 @@ def main():
     parser.add_argument('--runs', type=int, default=5)
     parser.add_argument('--only', choices=['teaching'], help="only the teaching views' figures (bench/teaching.py)")
     args = parser.parse_args()
-    if not (build.DIST / 'index.html').exists():
+    if not (DIST / 'index.html').exists():
         sys.exit("build the site first: python build.py")
     if args.only != 'teaching':
         report(args.runs)

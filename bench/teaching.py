@@ -30,12 +30,10 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+import scalargrad
+import scalargrad.nn
+from backprop_playground.paths import DIST
 from page import CHAIN, LAUNCH, median, ready, serve, set_code
-import build  # noqa: E402 (page.py put the repository on sys.path)
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'py'))  # this checkout's scalargrad
-import scalargrad  # noqa: E402
-import scalargrad.nn  # noqa: E402
 
 CHAIN_LINKS = 50  # x0, then each link adds a constant, a product, a number and a sum: 201 values
 DEMO_STEPS = 100
@@ -266,7 +264,7 @@ def download_micrograd(folder):
 
 def site_with(folder, extra_file):
     """folder made into dist/ with extra_file beside it: every entry of dist/ linked, nothing in dist/ touched."""
-    for entry in build.DIST.iterdir():
+    for entry in DIST.iterdir():
         os.symlink(entry, Path(folder) / entry.name)
     os.symlink(extra_file, Path(folder) / extra_file.name)
     return folder
@@ -294,7 +292,7 @@ def page_figures(runs):
     """Figures 1 to 3 from one browser; the site is dist/ plus micrograd's wheel, served as build.py serves."""
     with tempfile.TemporaryDirectory() as wheel_folder, tempfile.TemporaryDirectory() as site_folder:
         wheel, download_problem = download_micrograd(wheel_folder)
-        _, url = serve(site_with(site_folder, wheel) if wheel else build.DIST)
+        _, url = serve(site_with(site_folder, wheel) if wheel else DIST)
         with sync_playwright() as p:
             executable = '/usr/bin/chromium' if os.path.exists('/usr/bin/chromium') else None
             browser = p.chromium.launch(executable_path=executable, args=LAUNCH)
@@ -369,7 +367,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--runs', type=int, default=1)
     args = parser.parse_args()
-    if not (build.DIST / 'index.html').exists():
+    if not (DIST / 'index.html').exists():
         sys.exit("build the site first: python build.py")
     report(args.runs)
 

@@ -9,15 +9,13 @@ after a full collection (DevTools protocol). Prints medians over --runs. No asse
 """
 import argparse
 import statistics
-import sys
 import threading
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
+from backprop_playground.paths import ROOT
+from backprop_playground.server import make_server
 from page import LAUNCH, TIMEOUT  # noqa: E402
 
 NEURON = (ROOT / 'web' / 'examples' / 'neuron.py').read_text()
@@ -64,7 +62,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--runs', type=int, default=5)
     args = parser.parse_args()
-    server = build.make_server(port=0)
+    server = make_server(port=0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     with sync_playwright() as p:

@@ -1,22 +1,21 @@
+"""Fixtures for every folder of tests/: the built site and its servers, Chromium's settings for the
+Playwright pages, other origins, and an nbgrader course. Helpers are in support/ (on pytest's pythonpath)."""
 import os
 import subprocess
 import sys
-import threading
-import time
-from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import expect
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import build  # noqa: E402
+from backprop_playground.build import build
+from backprop_playground.paths import DIST
+from support import LAN_HOST, block_the_network
+from support.assignment import nbgrader, source_notebook
+from support.course import IDS
+from support.pages import open_playground
+from support.servers import serving, static_origin, stop
 
 DEBIAN_CHROMIUM = '/usr/bin/chromium'
-STARTUP_TIMEOUT_MS = 90_000  # boot of Pyodide on a slow, busy machine
-RUN_TIMEOUT_MS = 60_000
-LOCAL_HOSTS = {'127.0.0.1', 'localhost'}
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -31,41 +30,61 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+# The site.
+
 @pytest.fixture(scope='session')
 def site():
     """dist/, built once per test session from the working tree."""
-    build.build()
-    return build.DIST
-
-
-def _serve(isolated):
-    server = build.make_server(port=0, isolated=isolated)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    build()
+    return DIST
 
 
 @pytest.fixture(scope='session')
 def site_url(site):
     """The site as `python build.py serve` sends it: cross-origin isolated, so Stop interrupts Python."""
-    server = _serve(isolated=True)
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    server, url = serving(isolated=True)
+    yield url
+    stop(server)
+
+
+@pytest.fixture(scope='session')
+def lan_site_url(site_url):
+    """The same server as site_url, as a learner's laptop reaches it: by a LAN name over plain HTTP."""
+    return site_url.replace('127.0.0.1', LAN_HOST)
 
 
 @pytest.fixture(scope='session')
 def plain_site_url(site):
     """The site as a plain static host sends it: no COOP/COEP headers, so Stop must restart Python."""
-    server = _serve(isolated=False)
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    server, url = serving(isolated=False)
+    yield url
+    stop(server)
 
+
+@pytest.fixture(scope='session')
+def other_origin(tmp_path_factory):
+    """A plain static server on another port: another origin, like a blog's. (folder, URL)"""
+    folder = tmp_path_factory.mktemp('blog')
+    server, url = static_origin(folder)
+    yield folder, url
+    stop(server)
+
+
+@pytest.fixture(scope='session')
+def cors_origin(tmp_path_factory):
+    """A static server on another port that sends CORS headers, as GitHub's raw files do. (folder, URL)"""
+    folder = tmp_path_factory.mktemp('lectures')
+    server, url = static_origin(folder, cors=True)
+    yield folder, url
+    stop(server)
+
+
+# Chromium, for the pages.
 
 @pytest.fixture(scope='session')
 def browser_type_launch_args(browser_type_launch_args):
     args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-            '--disable-sync', '--no-first-run']
+            '--disable-sync', '--no-first-run', f'--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1']
     if os.path.exists(DEBIAN_CHROMIUM):
         return {**browser_type_launch_args, 'executable_path': DEBIAN_CHROMIUM, 'args': args}
     # A laptop without Debian's Chromium: Playwright's own browser, fetched once if it is missing.
@@ -73,43 +92,53 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, 'args': args}
 
 
-# The service worker fetches and hashes the whole build (55 MB) after ready: about 1.4 s of CPU per fresh
-# page here, which every other test on the machine pays for. Chromium pages run without it; the tests of
-# offline use, the second visit and what the worker sends ask for it with this mark (WebKit and Firefox
-# always have it). A first visit's page is never controlled by the worker, so nothing else depends on it.
-SERVICE_WORKER = pytest.mark.browser_context_args(service_workers='allow')
-
-
 @pytest.fixture(scope='session')
 def browser_context_args(browser_context_args):
+    # Without the service worker unless a test asks for it (support.SERVICE_WORKER says why).
     return {**browser_context_args, 'service_workers': 'block'}
 
 
 @pytest.fixture
 def context(context):
     """Every request that leaves this machine is blocked, and any attempt fails the test."""
-    attempts = []
-
-    def route(route):
-        if urlparse(route.request.url).hostname in LOCAL_HOSTS or route.request.url.startswith(('data:', 'blob:', 'file:')):
-            route.continue_()
-        else:
-            attempts.append(route.request.url)
-            route.abort()
-
-    context.route('**/*', route)
-    context.set_default_timeout(RUN_TIMEOUT_MS)
+    attempts = block_the_network(context)
     yield context
     assert attempts == [], f"the page tried to reach the network: {attempts}"
 
 
+@pytest.fixture
+def playground(page, site_url):
+    """The main page, with Python ready."""
+    return open_playground(page, site_url)
 
-def wait_until(page, expression, timeout_ms=30_000):
-    """page.wait_for_function, without its polling: when the first check fails, Playwright polls with
-    eval() inside the page, which the playground's Content-Security-Policy refuses (EvalError). Each
-    page.evaluate here is DevTools' own evaluation, which the policy does not govern."""
-    deadline = time.monotonic() + timeout_ms / 1000
-    while not page.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout_ms} ms waiting for {expression}")
-        page.wait_for_timeout(50)
+
+@pytest.fixture
+def course_page(page, site_url):
+    """course.html with its exercises shown."""
+    page.goto(site_url + 'course.html')
+    expect(page.get_by_test_id('exercise')).to_have_count(len(IDS))
+    return page
+
+
+@pytest.fixture
+def requests(context):
+    """The URL of every request the pages of the context make, as they make them."""
+    seen = []
+    context.on('request', lambda request: seen.append(request.url))
+    return seen
+
+
+# nbgrader.
+
+@pytest.fixture(scope='module')
+def nbgrader_course(tmp_path_factory):
+    """An nbgrader course with the assignment ps1, its release made by `nbgrader generate_assignment`."""
+    folder = tmp_path_factory.mktemp('course')
+    (folder / 'nbgrader_config.py').write_text(
+        'c = get_config()\nc.CourseDirectory.course_id = "backprop"\n'
+        'c.CourseDirectory.db_assignments = [dict(name="ps1")]\n'
+        'c.CourseDirectory.db_students = [dict(id=name) for name in ["untouched", "right", "wrong_tanh", "from_source"]]\n')
+    (folder / 'source' / 'ps1').mkdir(parents=True)
+    (folder / 'source' / 'ps1' / 'assignment.ipynb').write_text(source_notebook())
+    nbgrader(folder, 'generate_assignment', 'ps1')
+    return folder

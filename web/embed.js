@@ -2,30 +2,32 @@
 // `<pre data-playground>` of the page into a cell (or an exercise: exercise.js). All cells share one Python (started when the
 // reader first points at, focuses or runs a cell); cells of one env share one namespace.
 // `embed.js?lang=python` also turns fenced code blocks of that language into cells (code-blocks.js says
-// which markup counts), for Markdown sites that cannot add attributes; `env` and `theme` may be given
-// in the query too, for the whole page.
+// which markup counts), for Markdown sites that cannot add attributes, and blocks marked `# exercise: ID`
+// (and its `# checks:`, `# hint:`, `# solution:` blocks) into exercises (exercise-blocks.js); `env`, `theme`
+// and `tries` (failed tries before a solution is offered) may be given in the query too, for the whole page.
 // It also sizes this site's embed.html iframes on the page (frame-height.js).
 import { hostedCell } from "./hosts/cell-host.js";
-import { button } from "./cell/cell-view.js";
+import { codeOf } from "./dom/code-text.js";
+import { button } from "./dom/element.js";
 import { codeBlocks } from "./hosts/code-blocks.js";
 import { makeExercise } from "./cell/exercise.js";
+import { fencedExercises, htmlExercises, quizOption } from "./hosts/exercise-blocks.js";
 import { resizeFrames } from "./hosts/frame-height.js";
 import { Notebook } from "./hosts/notebook.js";
 import { registerServiceWorker } from "./offline/offline.js";
 import { Session } from "./session/session.js";
-import { encodeCode, linkWithCode } from "./hosts/share-link.js";
+import { playgroundLink } from "./hosts/playground-link.js";
+import { encodeCode } from "./hosts/share-link.js";
 
-const PLAYGROUND = new URL("./index.html", import.meta.url).href;
 const NOTEBOOK_PAGE = new URL("./notebook.html", import.meta.url).href;
 const query = new URL(import.meta.url).searchParams;
 const DEFAULT_ENV = query.get("env") || "page";
+const PAGE_TRIES = /^(\d+|never)$/.test(query.get("tries") ?? "") ? (query.get("tries") === "never" ? "never" : Number(query.get("tries"))) : undefined;
 
 const session = new Session();
 const notebook = new Notebook(session);
 const pageTheme = query.get("theme") || document.querySelector('meta[name="backprop-playground-theme"]')?.content || "auto";
 
-/** The code of a block as the author wrote it: the HTML parser already dropped the newline after <pre>. */
-const codeOf = (element) => element.textContent.replace(/^\n/, "").replace(/\s+$/, "");
 const envOf = (element) => element.dataset.env || DEFAULT_ENV;
 
 for (const script of document.querySelectorAll("script[data-playground-setup]")) {
@@ -40,8 +42,8 @@ const autorun = new IntersectionObserver((entries) => {
   }
 }, { threshold: 0.25 });
 
-/** A cell in place of `pre` (or of `element`, a fenced block's wrapper), running `code`. */
-function makeCell(pre, { element = pre, code = codeOf(pre) } = {}) {
+/** A cell in place of `pre` (or of `element`, a fenced block's wrapper), running `code`; `quiz` from a `# quiz` line. */
+function makeCell(pre, { element = pre, code = codeOf(pre), quiz = pre.hasAttribute?.("data-quiz") ? quizOption(pre.dataset.quiz) : null } = {}) {
   const env = envOf(pre);
   const { host, cell, parts } = hostedCell({
     session,
@@ -52,23 +54,15 @@ function makeCell(pre, { element = pre, code = codeOf(pre) } = {}) {
     theme: pre.dataset.theme || pageTheme,
     collapsed: pre.hasAttribute("data-collapsed"),
     readOnly: pre.hasAttribute("data-readonly"),
+    quiz,
   });
-  const restart = button("Restart", "quiet", "restart", `Forget every name that the cells of env "${env}" defined`);
+  const restart = button("Restart", { className: "quiet", testid: "restart", title: `Forget every name that the cells of env "${env}" defined` });
   restart.addEventListener("click", () => {
     notebook.reset(env);
     cell.output.startRun();
     cell.output.message("notice", "Restarted: this env's names are gone. The next Run runs its cells again from the first.");
   });
-  const open = document.createElement("a");
-  Object.assign(open, { href: PLAYGROUND, target: "_blank", rel: "noopener", textContent: "Open in playground ↗" });
-  open.dataset.testid = "open-in-playground";
-  const refreshLink = async () => (open.href = await linkWithCode(PLAYGROUND, codeForPlayground(cell)));
-  open.addEventListener("pointerenter", refreshLink);
-  open.addEventListener("focus", refreshLink);
-  open.addEventListener("click", async (event) => {
-    event.preventDefault(); // the code may have changed since the pointer arrived
-    window.open(await refreshLink(), "_blank", "noopener");
-  });
+  const open = playgroundLink(() => codeForPlayground(cell), () => cell.points.get());
   const asNotebook = document.createElement("a");
   Object.assign(asNotebook, { href: NOTEBOOK_PAGE, target: "_blank", rel: "noopener", textContent: "Open as notebook ↗" });
   asNotebook.dataset.testid = "open-as-notebook";
@@ -102,21 +96,28 @@ function codeForPlayground(cell) {
 }
 
 let exercises = 0;
+// Fenced blocks are read before any block is replaced; checks, hints and solutions leave the page at once
+// (removed, not hidden: a host's stylesheet could show a hidden block again).
+const fenced = query.has("lang") ? fencedExercises(codeBlocks(document, query.get("lang"))) : { exercises: [], cells: [], hidden: [] };
+for (const element of fenced.hidden) element.remove();
+const htmlForm = htmlExercises(document);
 for (const pre of document.querySelectorAll("pre[data-playground]")) {
-  if (pre.hasAttribute("data-exercise")) {
-    exercises += 1;
-    makeExercise(pre, session, { theme: pre.dataset.theme || pageTheme, name: `Exercise ${exercises}` });
-  } else {
-    makeCell(pre);
-  }
+  const exercise = htmlForm.find((one) => one.element === pre);
+  if (exercise) addExercise(exercise);
+  else makeCell(pre);
 }
-if (query.has("lang")) {
-  for (const { element, code } of codeBlocks(document, query.get("lang"))) makeCell(element, { code });
+for (const { element, code, quiz } of fenced.cells) makeCell(element, { code, quiz: quiz ?? null });
+for (const exercise of fenced.exercises) addExercise(exercise);
+
+function addExercise(exercise) {
+  exercises += 1;
+  const { host } = makeExercise(exercise, session, { theme: exercise.theme || pageTheme, name: `Exercise ${exercises}`, tries: PAGE_TRIES });
+  exercise.element.replaceWith(host);
 }
 performance.mark("cells-shown"); // read by bench/page.py
-// Exercises report their results to a classroom, when this site is served as one (README.md, "Classroom").
+// Exercises report their results to a classroom, when this site is served as one (docs/classroom.md, "Classroom").
 if (exercises && new URL(import.meta.url).origin === location.origin) import("./room/classroom.js").then(({ joinClassroom }) => joinClassroom());
 // On this site's own pages (article.html, course.html) the service worker keeps everything for offline
-// use; an article on another site is outside its reach (README.md, "Offline").
+// use; an article on another site is outside its reach (docs/hosting.md, "Offline").
 addEventListener("load", () => registerServiceWorker().catch(() => {}));
 resizeFrames();

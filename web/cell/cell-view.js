@@ -1,6 +1,6 @@
 // The markup of a compact cell (embeds, embed.html, exercises): a bar with Run, Stop, status and
 // tools, the code, and the output. cell.js brings it to life; cell.css styles it.
-import { element } from "../output/graph-view.js";
+import { button, element } from "../dom/element.js";
 
 export const STYLESHEET = new URL("./cell.css", import.meta.url).href;
 
@@ -21,8 +21,8 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
   const box = element("div", "cell");
   box.dataset.theme = theme;
   const bar = element("div", "cell-bar");
-  const run = button("▶ Run", "button run", "run", "Run (Ctrl+Enter)");
-  const stop = button("■ Stop", "button stop", "stop", "Stop (Esc)");
+  const run = button("▶ Run", { className: "button run", testid: "run", title: "Run (Ctrl+Enter)" });
+  const stop = button("■ Stop", { className: "button stop", testid: "stop", title: "Stop (Esc)" });
   stop.disabled = true;
   const status = element("div", "status");
   Object.assign(status.dataset, { testid: "status", state: "idle" });
@@ -41,7 +41,7 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
   box.append(bar, editorHost, extra, output);
   if (collapsed) {
     box.dataset.collapsed = "";
-    const toggle = button("Show code", "quiet", "", "Show or hide this cell's code");
+    const toggle = button("Show code", { className: "quiet", title: "Show or hide this cell's code" });
     toggle.addEventListener("click", () => {
       const hidden = box.toggleAttribute("data-collapsed");
       toggle.textContent = hidden ? "Show code" : "Hide code";
@@ -62,12 +62,4 @@ export function codeBlock(text, label) {
   pre.setAttribute("role", "region");
   pre.setAttribute("aria-label", label);
   return pre;
-}
-
-export function button(label, className, testid, title) {
-  const b = element("button", className, label);
-  b.type = "button";
-  if (testid) b.dataset.testid = testid;
-  if (title) b.title = title;
-  return b;
 }

@@ -1,7 +1,9 @@
 // A cell: one program's editor, Run/Stop, status and output, over the page's session.
 // Every host uses it: the main page binds it to its own markup, embeds to cell-view.js's.
 import { codeBlock } from "./cell-view.js";
+import { exampleProgram } from "../output/example-program.js";
 import { OutputList } from "../output/output-list.js";
+import { PointStore } from "./points.js";
 import { PythonRestarted } from "../session/python-client.js";
 import { RunCancelled } from "../session/session.js";
 
@@ -12,10 +14,14 @@ export class Cell {
    * parts: {editorHost, run, stop, status, output} elements (status holds .status-text and <progress>).
    * The code shows at once in a plain <pre> in editorHost, and becomes an editor when the bundle arrives.
    * `locked`: read-only and not editable at all (an nbgrader locked cell). `request(text)`: what a run
-   * sends instead of {code: text} (an nbgrader test cell runs its hidden tests too).
+   * sends instead of {code: text} (an nbgrader test cell runs its hidden tests too). `points`: the learner's
+   * own data ([[x1, x2, label], ...]), sent with each run, and `onPointsChange(points)` when they change;
+   * `quiz` ({field, labels}): each graph opens its quiz (an author's data-quiz).
    */
-  constructor({ session, parts, code, env = null, checks = null, readOnly = false, locked = false, follow = false, request, onChange, onRunRequest, onAdvance }) {
+  constructor({ session, parts, code, env = null, checks = null, readOnly = false, locked = false, follow = false, request, onChange, onRunRequest, onAdvance,
+    points = null, onPointsChange = null, quiz = null }) {
     Object.assign(this, { session, parts, env, checks, readOnly: readOnly || locked, locked, onChange, onAdvance });
+    this.points = new PointStore(points, onPointsChange);
     this.request = request || ((text) => ({ code: text }));
     this.resultListeners = new Set();
     this.onRunRequest = onRunRequest || (() => this.run());
@@ -25,7 +31,7 @@ export class Cell {
     this.outcome = null; // {state, text} of the last run
     this.ticket = null;
     this.held = null; // while other cells run first for this one: what Stop does
-    this.output = new OutputList(parts.output, session.renderer, { follow });
+    this.output = new OutputList(parts.output, session.renderer, { follow, quiz, points: this.points, onExample: (spec) => this.forwardExample(spec) });
     this.fallback = codeBlock(code, "Python code");
     parts.editorHost.replaceChildren(this.fallback);
     this.editorReady = editorModule().then(({ createEditor }) => this.upgrade(createEditor));
@@ -72,7 +78,7 @@ export class Cell {
    * Runs the cell's code; resolves, once every output (graphs included) is in, with
    * {status: "ok" | "error" | "interrupted" | "restarted" | "cancelled" | "failed", check?}.
    */
-  async run({ note } = {}) {
+  async run({ note, request: instead = null } = {}) {
     if (this.busy && !this.held) return { status: "busy" };
     this.held = null;
     this.activity = "waiting";
@@ -83,7 +89,7 @@ export class Cell {
     this.editor?.clearError();
     this.output.startRun(note);
     try {
-      const request = { env: this.env, checks: this.checks, ...this.request(this.getText()) };
+      const request = instead ?? { env: this.env, checks: this.checks, ...this.request(this.getText()), points: this.points.get() };
       const result = await this.session.run(request, (event) => this.output.add(event), this.ticket);
       this.ticket = null; // Python is done; Stop now only cancels the drawing
       await this.output.settled();
@@ -95,6 +101,16 @@ export class Cell {
       this.ticket = null;
       this.setActivity(null);
     }
+  }
+
+  /**
+   * Choose the example: one point of a boundary chart forwarded alone through the chart's model, its graph
+   * drawn in this cell's output (a fresh namespace: nothing of the cell's env is touched, no checks run).
+   */
+  forwardExample(spec) {
+    const code = exampleProgram(spec);
+    if (!code || this.busy) return;
+    this.run({ note: `example ${spec.index + 1} of the chart, forwarded alone`, request: { code, env: null, checks: null } });
   }
 
   /** Calls listener(result) after each run, with what run() resolves with (assignments listen). */

@@ -1,7 +1,7 @@
 // A cell's verdict under its code (an exercise's checks, an nbgrader test cell's tests) and a solution
 // offered after a failed try. exercise.js and notebook/assignment.js put both in a cell's `extra` part.
-import { element } from "../output/graph-view.js";
-import { button, codeBlock } from "./cell-view.js";
+import { button, element } from "../dom/element.js";
+import { codeBlock } from "./cell-view.js";
 
 /** {box, show(state, text, lead)}: `lead` (points) comes first, in bold; code in `text` is between backticks. */
 export function resultView(testid) {
@@ -18,11 +18,11 @@ export function resultView(testid) {
 
 /** A "Show the solution" button, hidden until offer(), and the box that shows the solution with a way to use it. */
 export function solutionOffer(cell, solution) {
-  const show = button("Show the solution", "quiet", "solution", "Show a solution that passes");
+  const show = button("Show the solution", { className: "quiet", testid: "solution", title: "Show a solution that passes" });
   show.hidden = true;
   const box = element("div", "solution");
   show.addEventListener("click", () => {
-    const use = button("Put it in the editor", "quiet", "", "Replace your code with the solution (Ctrl+Z brings yours back)");
+    const use = button("Put it in the editor", { className: "quiet", title: "Replace your code with the solution (Ctrl+Z brings yours back)" });
     use.addEventListener("click", () => cell.setText(solution));
     box.replaceChildren(codeBlock(solution, "A solution"), use);
     show.hidden = true;

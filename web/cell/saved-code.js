@@ -1,8 +1,13 @@
-// The editor's text survives a reload: it is kept in localStorage on every change. Code put aside
-// when a link brought other code stays under a second key until the learner restores or drops it.
+// The editor's text survives a reload: it is kept in localStorage on every change, and so are the points
+// the learner drew for it (cell/points.js). Code (and points) put aside when a link brought other code stay
+// under second keys until the learner restores or drops them.
 // read() and write() serve other stored text too (exercises' progress).
+import { validPoints } from "./points.js";
+
 const KEY = "backprop-playground:code";
 const ASIDE_KEY = "backprop-playground:code-before-link";
+const POINTS_KEY = "backprop-playground:points";
+const POINTS_ASIDE_KEY = "backprop-playground:points-before-link";
 
 export function read(key) {
   try {
@@ -25,3 +30,17 @@ export const savedCode = () => read(KEY);
 export const saveCode = (text) => write(KEY, text);
 export const codeAside = () => read(ASIDE_KEY);
 export const putCodeAside = (text) => write(ASIDE_KEY, text);
+
+function readPoints(key) {
+  try {
+    return validPoints(JSON.parse(read(key)));
+  } catch {
+    return null;
+  }
+}
+
+const writePoints = (key, points) => write(key, validPoints(points) ? JSON.stringify(points) : null);
+export const savedPoints = () => readPoints(POINTS_KEY);
+export const savePoints = (points) => writePoints(POINTS_KEY, points);
+export const pointsAside = () => readPoints(POINTS_ASIDE_KEY);
+export const putPointsAside = (points) => writePoints(POINTS_ASIDE_KEY, points);

@@ -1,6 +1,6 @@
 # micrograd's demo: a small MLP learns to separate two interleaving half-moons.
 random.seed(1337)
-X, y = make_moons(60, noise=0.1, seed=1337)
+X, y = points(60, noise=0.1, seed=1337)      # your own points, if you drew some on the chart; else the moons
 y = [2 * label - 1 for label in y]          # labels -1 and +1 for the hinge loss
 
 model = MLP(2, [16, 16, 1])                 # 2 inputs, two hidden layers of 16, 1 output

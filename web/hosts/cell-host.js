@@ -3,10 +3,12 @@
 import { Cell } from "../cell/cell.js";
 import { buildCellView, shadowHost } from "../cell/cell-view.js";
 
-export function hostedCell({ session, notebook, code, env, name, theme = "auto", collapsed = false, readOnly = false, locked = false, request, onChange, onAdvance }) {
+export function hostedCell({ session, notebook, code, env, name, theme = "auto", collapsed = false, readOnly = false, locked = false, request, onChange, onAdvance,
+  quiz = null, points = null, onPointsChange = null }) {
   const { host, root } = shadowHost("cell");
   const parts = buildCellView(root, { name, theme, collapsed });
-  const cell = new Cell({ session, parts, code, env, readOnly, locked, request, onChange, onAdvance, onRunRequest: (target) => notebook.run(target) });
+  const cell = new Cell({ session, parts, code, env, readOnly, locked, request, onChange, onAdvance, quiz, points, onPointsChange,
+    onRunRequest: (target) => notebook.run(target) });
   notebook.add(cell);
   host.cell = cell;
   return { host, cell, parts };

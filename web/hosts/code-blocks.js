@@ -3,10 +3,9 @@
 //   <div class="language-NAME highlighter-rouge">  Jekyll and Rouge (also pymdownx, Docusaurus)
 //   <pre class="sourceCode NAME">                 Pandoc and Quarto
 // Each block is found once, as the outermost wrapper that holds nothing but the block.
+import { LINE_NUMBERS, codeOf } from "../dom/code-text.js";
 
 const WRAPPER = /(^|\s)(highlight|highlighter-rouge|sourceCode|codehilite|language-[\w-]+|codeBlockContainer)(\s|$)/;
-// Line numbers that highlighters put beside the code: Chroma's (ln, lnt), Pygments' (linenos), Rouge's gutter.
-const LINE_NUMBERS = ".ln, .lnt, .linenos, .lineno, .rouge-gutter, .gutter";
 
 /** [{ element, code }] for each block of language `lang` under `root`, in document order. */
 export function codeBlocks(root, lang) {
@@ -36,12 +35,4 @@ function outermost(pre) {
     element = element.parentElement;
   }
   return element;
-}
-
-/** The text as typed: highlighting spans flattened, entities resolved by the parser, <br> as newlines. */
-function codeOf(pre) {
-  const copy = pre.cloneNode(true);
-  for (const numbers of copy.querySelectorAll(LINE_NUMBERS)) numbers.remove();
-  for (const br of copy.querySelectorAll("br")) br.replaceWith("\n");
-  return copy.textContent.replace(/^\n/, "").replace(/\s+$/, "");
 }

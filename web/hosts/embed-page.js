@@ -1,5 +1,6 @@
 // embed.html: one cell for pages that allow only iframes. Options live in the URL fragment:
-//   code=<as in share links> | example=<file in examples/>, readonly, hide-editor, autorun, theme=light|dark
+//   code=<as in share links> [points=<as in share links>] | example=<file in examples/>, readonly, hide-editor,
+//   autorun, theme=light|dark
 // Autorun is honoured only inside a frame: a link opened at the top level never runs by itself.
 import { Cell } from "../cell/cell.js";
 import { buildCellView } from "../cell/cell-view.js";
@@ -7,7 +8,8 @@ import { EXAMPLES, exampleText } from "./examples.js";
 import { reportHeight } from "./frame-height.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { Session } from "../session/session.js";
-import { decodeCode, fragmentOptions, linkWithCode } from "./share-link.js";
+import { playgroundLink } from "./playground-link.js";
+import { decodeCode, decodePoints, fragmentOptions } from "./share-link.js";
 
 const options = fragmentOptions();
 const theme = ["light", "dark"].includes(options.get("theme")) ? options.get("theme") : "auto";
@@ -15,29 +17,24 @@ const parts = buildCellView(document.body, { theme, collapsed: options.has("hide
 reportHeight();
 
 let code;
+let points = null;
 let problem = null;
 try {
   code = options.has("code") ? await decodeCode(options.get("code")) : await exampleText(options.get("example") || EXAMPLES[0].file);
+  points = await decodePoints(options.get("points"));
 } catch (error) {
   problem = `${error.message} The first example is shown instead.`;
   code = await exampleText(EXAMPLES[0].file).catch(() => "");
 }
 
 const session = new Session();
-const cell = new Cell({ session, parts, code, readOnly: options.has("readonly") });
+const cell = new Cell({ session, parts, code, points, readOnly: options.has("readonly") });
 if (problem) {
   cell.output.startRun();
   cell.output.message("warning", problem);
 }
 
-const playground = new URL("../index.html", import.meta.url).href;
-const open = document.createElement("a");
-Object.assign(open, { href: playground, target: "_blank", rel: "noopener", textContent: "Open in playground ↗" });
-open.addEventListener("click", async (event) => {
-  event.preventDefault();
-  window.open(await linkWithCode(playground, cell.getText()), "_blank", "noopener");
-});
-parts.tools.append(open);
+parts.tools.append(playgroundLink(() => cell.getText(), () => cell.points.get()));
 document.addEventListener("pointerover", () => session.start(), { once: true });
 document.addEventListener("focusin", () => session.start(), { once: true });
 

@@ -1,14 +1,15 @@
 // The main page: one cell bound to the page's own markup, plus examples, Clear, Share, Embed,
 // and code that arrives by link (never run until Run is pressed).
 import { Cell } from "../cell/cell.js";
+import { byTestId } from "../dom/element.js";
 import { EXAMPLES, exampleText } from "./examples.js";
 import { registerServiceWorker } from "../offline/offline.js";
-import { codeAside, putCodeAside, saveCode, savedCode } from "../cell/saved-code.js";
+import { codeAside, pointsAside, putCodeAside, putPointsAside, saveCode, savedCode, savedPoints, savePoints } from "../cell/saved-code.js";
 import { showEmbedCode, showShareLink } from "./share-panel.js";
-import { BadLink, decodeCode, fragmentOptions, linkWithCode } from "./share-link.js";
+import { BadLink, decodeCode, decodePoints, fragmentOptions, linkWithCode } from "./share-link.js";
 import { session } from "./start-python.js";
 
-const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+const $ = byTestId;
 const examples = $("examples");
 const notice = $("notice");
 
@@ -32,25 +33,31 @@ function showNotice(text, actions = [], kind = "info") {
 /** The code to open with: a link's, or the saved work, or the first example. */
 async function startingCode() {
   const options = fragmentOptions();
-  return options.has("code") ? openLink(options.get("code")) : { code: savedCode() ?? (await firstExample()) };
+  return options.has("code") ? openLink(options) : { code: savedCode() ?? (await firstExample()), points: savedPoints() };
 }
 
 /**
  * Code from a link replaces the editor's and does not run. The editor's code is put aside, unless code
  * is already aside: that is the learner's own, from before an earlier link, and is never replaced.
  */
-async function openLink(encoded) {
+async function openLink(options) {
   history.replaceState(null, "", location.pathname + location.search); // a reload keeps later edits
   const before = savedCode();
+  const beforePoints = savedPoints();
   let opened;
   try {
-    opened = { code: await decodeCode(encoded), message: "This code came from a link. It has not run: read it, then press Run." };
+    const [code, points] = [await decodeCode(options.get("code")), await decodePoints(options.get("points"))];
+    opened = { code, points, message: "This code came from a link. It has not run: read it, then press Run." };
   } catch (error) {
     if (!(error instanceof BadLink)) throw error;
-    opened = { code: await firstExample(), message: `${error.message} The first example is shown instead.`, bad: true };
+    opened = { code: await firstExample(), points: null, message: `${error.message} The first example is shown instead.`, bad: true };
   }
-  if (before !== null && before.trim() && before !== opened.code && codeAside() === null) putCodeAside(before);
+  if (before !== null && before.trim() && before !== opened.code && codeAside() === null) {
+    putCodeAside(before);
+    putPointsAside(beforePoints);
+  }
   saveCode(opened.code);
+  savePoints(opened.points);
   return opened;
 }
 
@@ -63,6 +70,8 @@ const cell = new Cell({
   code: opened.code,
   follow: true,
   onChange: saveCode,
+  points: opened.points,
+  onPointsChange: savePoints,
 });
 const editor = await cell.editorReady;
 performance.mark("editor-usable"); // read by bench/page.py
@@ -72,9 +81,14 @@ function offerRestore({ message, bad }) {
   const actions = aside === null ? [] : [
     ["Restore my earlier code", () => {
       cell.setText(aside);
+      cell.points.set(pointsAside());
       putCodeAside(null);
+      putPointsAside(null);
     }],
-    ["Keep this", () => putCodeAside(null)],
+    ["Keep this", () => {
+      putCodeAside(null);
+      putPointsAside(null);
+    }],
   ];
   const text = [message, aside === null ? "" : "Your earlier code was put aside, not lost."].filter(Boolean).join(" ");
   if (text) showNotice(text, actions, bad ? "bad" : "info");
@@ -84,8 +98,9 @@ offerRestore(opened);
 window.addEventListener("hashchange", async () => {
   const options = fragmentOptions();
   if (!options.has("code")) return;
-  const link = await openLink(options.get("code"));
+  const link = await openLink(options);
   cell.setText(link.code);
+  cell.points.set(link.points);
   offerRestore(link);
 });
 
@@ -107,10 +122,10 @@ examples.addEventListener("change", async () => {
   }
 });
 
-$("share").addEventListener("click", async () => showShareLink(await linkWithCode(location.href, cell.getText())));
+$("share").addEventListener("click", async () => showShareLink(await linkWithCode(location.href, cell.getText(), cell.points.get())));
 $("embed").addEventListener("click", async () => {
   const code = cell.getText();
-  showEmbedCode({ iframe: await linkWithCode(new URL("embed.html", location.href), code), script: new URL("embed.js", location.href).href, code });
+  showEmbedCode({ iframe: await linkWithCode(new URL("embed.html", location.href), code, cell.points.get()), script: new URL("embed.js", location.href).href, code });
 });
 
 // The service worker fetches and hashes the whole site (55 MB) to keep it offline. It starts once Python is

@@ -1,32 +1,37 @@
-// notebook.html: opens a Jupyter notebook (a file, a dropped file, `#url=URL`, or `#nb=` from an article's
-// "Open as notebook"), shows its Markdown and its code cells (article cells, one env), runs them, keeps the
-// learner's changes in this browser, and saves it again as .ipynb: the file as it came, with the sources
-// edited here and the outputs of each cell's last run. An nbgrader assignment checks itself (assignment.js).
+// notebook.html: opens a Jupyter notebook or a Markdown lesson (a file, a dropped file, `#url=URL`, or `#nb=`
+// from an article's "Open as notebook"), shows its Markdown and its code cells (article cells, one env) and
+// its exercises, runs them, keeps the learner's changes in this browser, and saves it again as .ipynb: the
+// file as it came, with the sources edited here and the outputs of each cell's last run (a lesson also as
+// the .md it came from, edits in place). An nbgrader assignment checks itself (assignment.js).
 import { hostedCell } from "./cell-host.js";
+import { makeExercise } from "../cell/exercise.js";
+import { isLesson, parseLesson, savedLessonText } from "../notebook/markdown-lesson.js";
 import { NotebookKeeper } from "./notebook-keeper.js";
 import { attachAssignment } from "../notebook/assignment.js";
 import { BadNotebook, outputsOf, parseNotebook, savedNotebookText, withAttachments } from "../notebook/ipynb.js";
 import { isAssignment, isSource, roleOf, studentMetadata, studentVersion } from "../notebook/nbgrader.js";
 import { fingerprint } from "../notebook/stored-notebooks.js";
 import { Notebook } from "./notebook.js";
-import { element } from "../output/graph-view.js";
+import { byTestId, element } from "../dom/element.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { NOTEBOOK_HTML, showSavedOutputs } from "../notebook/saved-outputs.js";
 import { Session } from "../session/session.js";
 import { decodeCode } from "./share-link.js";
 import DOMPurify from "../vendor/purify.es.mjs";
+import { pointsOf, samePoints, withPoints } from "../notebook/ipynb.js";
+import { quizOfMetadata } from "./exercise-blocks.js";
 
 const MAX_BYTES = 50e6;
 
 const session = new Session();
 const purify = DOMPurify(window);
-const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 const view = byTestId("notebook");
 const heading = document.querySelector("h1");
 const message = byTestId("notebook-message");
 const fileInput = byTestId("notebook-file");
 const runAllButton = byTestId("run-all");
 const downloadButton = byTestId("download-notebook");
+const downloadMarkdownButton = byTestId("download-markdown");
 const scoreBox = byTestId("assignment-score");
 
 // {name, key, url, original, revertTo, json, entries, notebook, codeCells, env, student}; entries are the
@@ -35,6 +40,7 @@ const scoreBox = byTestId("assignment-score");
 let current = null;
 let opened = 0; // each notebook opened gets an env of its own: nothing of one reaches the next
 let openings = 0; // open() calls: one that a later one overtakes shows nothing
+let handIn = null; // Hand in and its status, for a notebook the room handed out
 const keeper = new NotebookKeeper({
   status: byTestId("storage-status"),
   recent: byTestId("recent-notebooks"),
@@ -57,7 +63,8 @@ async function open(text, name, { key = `file:${name}:${fingerprint(text)}`, url
   const opening = ++openings;
   try {
     if (text.length > MAX_BYTES) throw new BadNotebook(`${name} is ${(text.length / 1e6).toFixed(0)} MB, more than this page opens.`);
-    shown = await build(parseNotebook(text, name), name, kept);
+    const parsed = isLesson(name) ? parseLesson(text, name) : parseNotebook(text, name);
+    shown = await build(parsed, name, kept, key);
   } catch (error) {
     const why = error instanceof BadNotebook ? error.message : `${name} could not be shown: ${error.message}.`;
     if (opening === openings) say(`${why} The notebook that was open stays open.`, "error");
@@ -73,6 +80,8 @@ async function open(text, name, { key = `file:${name}:${fingerprint(text)}`, url
   const { nodes, ...rest } = shown;
   view.replaceChildren(...nodes);
   current = { name, key, url, original: text, revertTo, ...rest };
+  downloadMarkdownButton.hidden = !rest.lesson;
+  offerHandIn(current);
   if (rest.assignment) attachAssignment(rest.entries.filter((entry) => entry.cell), scoreBox, () => keeper.changed());
   else scoreBox.hidden = true;
   const shownNow = current;
@@ -80,21 +89,39 @@ async function open(text, name, { key = `file:${name}:${fingerprint(text)}`, url
   document.title = `${name} · Backprop Playground`;
   runAllButton.disabled = downloadButton.disabled = false;
   const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
-  heading.textContent = name.replace(/\.ipynb$/, "");
+  heading.textContent = name.replace(/\.(ipynb|md|markdown)$/i, "");
   const back = kept ? `Your work on ${name} is back from this browser: Revert to the original discards it. ` : "";
   const changedSince = kept && revertTo !== text ? "The notebook at its address has changed since: Revert opens the new version. " : "";
   const what = rest.assignment
     ? `An assignment: ${count(rest.entries.filter((entry) => entry.role === "test").length, "test cell")} check the answers and score them. `
     : "";
-  say(`${back}${changedSince}Opened ${name}: ${count(current.codeCells.length, "code cell")}, ` +
-    `${count(current.entries.length - current.codeCells.length, "Markdown cell")}. ${what}` +
+  const exercises = current.entries.filter((entry) => entry.exercise).length;
+  const checked = exercises ? `${count(exercises, "exercise")}, checked by its own Run, ` : "";
+  say(`${back}${changedSince}Opened ${name}: ${count(current.codeCells.length, "code cell")}, ${checked}` +
+    `${count(current.entries.length - current.codeCells.length - exercises, "Markdown cell")}. ${what}` +
     "Run a cell, or Run all. Shift+Enter runs a cell and moves to the next.");
   session.start();
   performance.mark("notebook-shown"); // read by bench/notebook.py
 }
 
+/**
+ * A notebook the room handed out (opened from room.html) gets Hand in, once the page has joined the room:
+ * it sends what Download .ipynb would save. Anywhere else nothing is loaded for it.
+ */
+function offerHandIn(shown) {
+  handIn?.remove();
+  handIn = null;
+  if (!shown.url?.includes("/classroom/release/")) return;
+  Promise.all([import("../room/classroom.js"), import("../room/hand-in.js")]).then(async ([{ joinClassroom }, { attachHandIn, handedOut }]) => {
+    const handout = handedOut(shown.url);
+    const learner = handout && (await joinClassroom());
+    if (!learner || current !== shown) return;
+    handIn = attachHandIn(downloadMarkdownButton, learner, handout, () => savedNotebookText(shown.json, changesOf(shown)));
+  });
+}
+
 /** The notebook's cells as elements, not yet in the page (a notebook that fails to show changes nothing). */
-async function build(parsed, name, kept) {
+async function build(parsed, name, kept, key) {
   const { renderMarkdown } = await import("../notebook/markdown.bundle.js");
   const assignment = isAssignment(parsed.cells.map((entry) => entry.json));
   // A teacher's source version opens as the student version: solutions and hidden tests are kept, unseen.
@@ -113,8 +140,18 @@ async function build(parsed, name, kept) {
   const env = `notebook-${opened}`;
   const notebook = new Notebook(session);
   const codeCells = [];
+  let exercises = 0;
   const nodes = entries.map((entry) => {
     if (entry.type === "markdown") return markdownCell(entry, renderMarkdown);
+    if (entry.exercise) {
+      // An exercise runs on its own, as on the course, and keeps its progress with this notebook.
+      exercises += 1;
+      const { host, cell } = makeExercise(entry.exercise, session,
+        { name: `Exercise ${exercises}`, place: key, code: entry.kept?.source, onChange: () => keeper.changed() });
+      cell.onResult(() => keeper.changed());
+      Object.assign(entry, { cell, host });
+      return host;
+    }
     const { host, cell, parts } = hostedCell({
       session,
       notebook,
@@ -125,6 +162,10 @@ async function build(parsed, name, kept) {
       // A test cell runs as the teacher wrote it, hidden tests too, and is scored as nbgrader scores it.
       request: entry.role === "test" ? () => ({ code: entry.source, test: { hidden: entry.hidden } }) : undefined,
       onChange: () => keeper.changed(),
+      // The learner's own points and an author's quiz mode live in the cell's metadata (ipynb.js, markdown-lesson.js).
+      quiz: entry.quiz ?? quizOfMetadata(entry.json.metadata),
+      points: pointsOf(entry.kept?.metadata ?? entry.json.metadata),
+      onPointsChange: () => keeper.changed(),
       onAdvance: (target) => {
         notebook.run(target);
         codeCells[codeCells.indexOf(target) + 1]?.focus();
@@ -138,7 +179,7 @@ async function build(parsed, name, kept) {
     codeCells.push(cell);
     return host;
   });
-  return { nodes, json: parsed.json, entries, notebook, codeCells, env, assignment, student };
+  return { nodes, json: parsed.json, entries, notebook, codeCells, env, assignment, student, lesson: parsed.blocks ? parsed : null };
 }
 
 function markdownCell(entry, renderMarkdown) {
@@ -172,6 +213,8 @@ function changesOf({ entries, student }) {
     else if (entry.kept?.outputs) Object.assign(change, { outputs: entry.kept.outputs, executionCount: entry.kept.executionCount == null ? null : ++count });
     else if (student && entry.cell) Object.assign(change, { outputs: [], executionCount: null });
     if (student && entry.role) change.metadata = studentMetadata(entry.json);
+    const points = entry.cell?.points.get() ?? null;
+    if (!samePoints(points, pointsOf(entry.json.metadata))) change.metadata = withPoints(change.metadata ?? entry.json.metadata, points);
     if (Object.keys(change).length) changes.set(entry.index, change);
   }
   return changes;
@@ -199,10 +242,20 @@ async function runAll() {
 
 function download() {
   if (!current) return;
-  const text = savedNotebookText(current.json, changesOf(current));
+  const base = current.name.replace(/\.(ipynb|md|markdown)$/i, "");
+  save(savedNotebookText(current.json, changesOf(current)), `${base}.ipynb`, "application/x-ipynb+json");
+}
+
+/** A lesson as the .md it came from, with the learner's code in place. */
+function downloadMarkdown() {
+  if (!current?.lesson) return;
+  save(savedLessonText(current.lesson, changesOf(current)), /\.(md|markdown)$/i.test(current.name) ? current.name : `${current.name}.md`, "text/markdown");
+}
+
+function save(text, name, type) {
   const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([text], { type: "application/x-ipynb+json" }));
-  link.download = current.name.endsWith(".ipynb") ? current.name : `${current.name}.ipynb`;
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
@@ -284,6 +337,7 @@ byTestId("open-notebook").addEventListener("click", () => fileInput.click());
 fileInput.addEventListener("change", () => openFile(fileInput.files[0]).finally(() => (fileInput.value = "")));
 runAllButton.addEventListener("click", runAll);
 downloadButton.addEventListener("click", download);
+downloadMarkdownButton.addEventListener("click", downloadMarkdown);
 addEventListener("dragover", (event) => event.preventDefault());
 addEventListener("drop", (event) => {
   event.preventDefault();

@@ -1,5 +1,7 @@
 // Code in a URL fragment: `#code=` + base64url of the UTF-8 text compressed with the browser's own
-// deflate (CompressionStream). Nothing is stored on a server; the fragment never reaches one.
+// deflate (CompressionStream), and `&points=` the same way for the learner's own data. Nothing is stored on
+// a server; the fragment never reaches one.
+import { validPoints } from "../cell/points.js";
 
 const MAX_FRAGMENT = 2_000_000; // characters of base64url
 const MAX_CODE = 5_000_000; // bytes of code once decompressed
@@ -56,11 +58,30 @@ export function fragmentOptions(hash = location.hash) {
   return new URLSearchParams(hash.replace(/^#/, ""));
 }
 
-/** A link to `page` (a URL) that carries `code`. */
-export async function linkWithCode(page, code) {
+/**
+ * A link to `page` (a URL) that carries `code`, and the learner's own `points` if there are any
+ * (`&points=`, the JSON list compressed the same way: links without it open as they always did).
+ */
+export async function linkWithCode(page, code, points = null) {
   const url = new URL(page);
-  url.hash = `code=${await encodeCode(code)}`;
+  url.hash = `code=${await encodeCode(code)}${points?.length ? `&points=${await encodeCode(JSON.stringify(points))}` : ""}`;
   return url.href;
+}
+
+/** A link's points ([[x1, x2, label], ...]), or null; a BadLink when they are damaged or not points. */
+export async function decodePoints(encoded) {
+  if (!encoded) return null;
+  const points = validPoints(safeJson(await decodeCode(encoded)));
+  if (!points) throw new BadLink("This link's points are damaged: they are not x, y, label triples.");
+  return points;
+}
+
+function safeJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 function toBase64Url(bytes) {

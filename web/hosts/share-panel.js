@@ -1,4 +1,5 @@
 // The main page's panel for Share (a link, copied, shown selected) and Embed (lines to paste).
+import { copyText } from "../dom/clipboard.js";
 const panel = document.querySelector('[data-testid="share-panel"]');
 const body = panel.querySelector(".panel-body");
 panel.querySelector(".panel-close").addEventListener("click", () => (panel.hidden = true));
@@ -34,13 +35,13 @@ export async function showShareLink(url) {
   panel.hidden = false;
   input.focus();
   input.select();
-  try {
-    await navigator.clipboard.writeText(url);
+  if (await copyText(url)) {
     status.textContent = "✓ Link copied to the clipboard.";
     status.dataset.copied = "true";
-  } catch {
+  } else {
     status.textContent = "The clipboard is not available here: the link above is selected, copy it with Ctrl+C.";
   }
+  input.select();
 }
 
 export function showEmbedCode({ iframe, script, code }) {

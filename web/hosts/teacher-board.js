@@ -1,11 +1,15 @@
 // teacher.html#token=…: the room's progress from the classroom server (classroom/progress), drawn as a
 // table and polled every 2 s. Names, code and messages are learners' text: set as textContent, never run.
+import { byTestId } from "../dom/element.js";
+
 const POLL_MS = 2000;
-const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+
 const table = byTestId("progress");
 const message = byTestId("board-message");
 const detail = byTestId("student-detail");
 const exportLink = byTestId("export");
+const zips = byTestId("hand-ins-zips");
+const network = byTestId("room-network");
 const tokenOf = () => new URLSearchParams(location.hash.slice(1)).get("token") || "";
 let token = tokenOf();
 const SYMBOL = { passed: "✓", failed: "✗", "not-started": "–" };
@@ -41,23 +45,113 @@ async function poll() {
   }
 }
 
+// What learners' browsers can do, by how they reach the room (build.py serve; docs/classroom.md, "Classroom").
+const MODES = {
+  "plain-http": "Learners reach this room over plain HTTP, on its network address. There their browsers run Python, " +
+    "exercises and notebooks and send their results, but keep no copy for offline use: a reload needs this laptop, " +
+    "and Stop restarts Python. Tell the class: open the page once this laptop is serving, and keep the tab open.",
+  managed: "Learners reach this room over plain HTTP, on devices whose policy treats it as secure: those keep the site " +
+    "for offline use after one visit, and Stop interrupts Python in place. Browsers without the policy get what plain HTTP gives.",
+  https: "Learners reach this room over HTTPS: browsers that trust its certificate keep the site for offline use after " +
+    "one visit, and Stop interrupts Python in place.",
+};
+
+function showRoom(room) {
+  network.hidden = !room;
+  if (!room) return;
+  network.dataset.mode = room.mode;
+  network.querySelector(".room-network-mode").textContent = MODES[room.mode] ?? "";
+  const { learners, secure, offline, interrupt } = room.browsers;
+  const counts = byTestId("room-browsers");
+  Object.assign(counts.dataset, { learners, secure, offline, interrupt });
+  counts.textContent = learners
+    ? `Browsers heard from in the last minute: ${learners}. Secure: ${secure} of ${learners}; ` +
+      `offline copy: ${offline} of ${learners}; Stop in place: ${interrupt} of ${learners}.`
+    : "No learner's browser heard from in the last minute.";
+}
+
+// Where the room's record goes past this laptop (serve --forward; docs/classroom.md, "Past one room").
+const forwardingBox = byTestId("forwarding");
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const FORWARDING = {
+  off: () => "The record stays on this laptop: no school record store is set (serve --forward URL).",
+  sending: ({ to, waiting }) => `Sending to the school's record store at ${to}: ${plural(waiting, "statement")} to go.`,
+  "up-to-date": ({ to }) => `Every statement is in the school's record store at ${to}.`,
+  waiting: ({ to, waiting, last_error }) =>
+    `${plural(waiting, "statement")} waiting for the school's record store at ${to}: ${last_error}. ` +
+    "They are kept here and sent again until it takes them.",
+  refused: ({ to, waiting, last_error }) =>
+    `The school's record store at ${to} refused this room's credentials: ${last_error}. Forwarding is paused and ` +
+    `${plural(waiting, "statement")} wait here, none lost: restart serve with the right --forward-auth file.`,
+};
+
+function showForwarding(forwarding) {
+  forwardingBox.hidden = !forwarding;
+  if (!forwarding) return;
+  Object.assign(forwardingBox.dataset, { state: forwarding.state, waiting: String(forwarding.waiting) });
+  byTestId("forwarding-state").textContent = FORWARDING[forwarding.state]?.(forwarding) ?? "";
+  const list = byTestId("forwarding-conflicts");
+  const count = forwarding.conflicts.length;
+  list.parentElement.hidden = !count;
+  forwardingBox.querySelector(".forwarding-conflicts-note").textContent = `Set aside: ${plural(count, "statement")} ` +
+    `that the school's record store refused for good. ${count === 1 ? "It stays" : "They stay"} in this room's record ` +
+    "and will not be sent again.";
+  list.replaceChildren(...forwarding.conflicts.map((conflict) => {
+    const item = document.createElement("li");
+    Object.assign(item.dataset, { testid: "forwarding-conflict", id: conflict.id, status: String(conflict.status) });
+    item.textContent = `${conflict.name} · ${conflict.exercise} · ${new Date(conflict.at).toLocaleString()}: ` +
+      `the store answered ${conflict.status}, ${conflict.error} (statement ${conflict.id})`;
+    return item;
+  }));
+}
+
 function show(progress) {
   latest = progress;
   table.hidden = !progress;
   exportLink.parentElement.hidden = !progress;
+  showRoom(progress?.room);
+  showForwarding(progress?.forwarding);
   if (!progress) {
     table.tBodies[0].replaceChildren();
     detail.hidden = true;
     return;
   }
   const exercises = [...new Set(progress.students.flatMap((student) => Object.keys(student.exercises)))].sort();
+  const assignments = progress.assignments ?? [];
   const head = table.tHead.rows[0];
-  head.replaceChildren(head.cells[0], ...exercises.map((id) => cell("th", id, { scope: "col" })));
-  table.tBodies[0].replaceChildren(...progress.students.map((student) => row(student, exercises)));
+  head.replaceChildren(head.cells[0], ...exercises.map((id) => cell("th", id, { scope: "col" })),
+    ...assignments.map((name) => cell("th", `${name} · hand-in`, { scope: "col", class: "hand-in-head" })));
+  table.tBodies[0].replaceChildren(...progress.students.map((student) => row(student, exercises, assignments)));
+  showZips(assignments);
   if (selected) showDetail(selected);
 }
 
-function row(student, exercises) {
+/** Each assignment's hand-ins as one zip in nbgrader's layout (submitted/STUDENT/ASSIGNMENT/…). */
+function showZips(assignments) {
+  const shown = [...zips.querySelectorAll("a")].map((link) => link.dataset.assignment);
+  if (shown.join("\n") === assignments.join("\n")) return;
+  zips.replaceChildren("· Hand-ins, in nbgrader's layout:", ...assignments.flatMap((name) => {
+    const link = cell("a", `${name}.zip`, { href: "#" });
+    Object.assign(link.dataset, { testid: "hand-ins-zip", assignment: name });
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      download(`classroom/hand-ins/${encodeURIComponent(name)}.zip`, `${name}.zip`);
+    });
+    return [" ", link];
+  }));
+  zips.hidden = !assignments.length;
+}
+
+/** When a learner handed in each assignment, or that they have not. */
+function handInCell(student, name) {
+  const at = student.hand_ins?.[name];
+  const td = cell("td", at ? `Handed in ${new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "–");
+  Object.assign(td.dataset, { testid: "hand-in-cell", assignment: name, state: at ? "handed-in" : "none", at: at ?? "" });
+  td.className = "hand-in-cell";
+  return td;
+}
+
+function row(student, exercises, assignments) {
   const tr = document.createElement("tr");
   Object.assign(tr.dataset, { testid: "student-row", student: student.name });
   tr.append(cell("th", student.name, { scope: "row" }));
@@ -74,6 +168,7 @@ function row(student, exercises) {
     td.append(button);
     tr.append(td);
   }
+  tr.append(...assignments.map((name) => handInCell(student, name)));
   return tr;
 }
 
@@ -101,15 +196,20 @@ function cell(tag, text, attributes = {}) {
   return element;
 }
 
-exportLink.addEventListener("click", async (event) => {
-  event.preventDefault();
-  const response = await fetch("classroom/export.csv", { headers: { Authorization: `Bearer ${token}` } });
-  if (!response.ok) return say(`Could not export (${response.status}).`, "error");
+/** Downloads what the token lets the board fetch (a link cannot send the token's header). */
+async function download(address, name) {
+  const response = await fetch(address, { headers: { Authorization: `Bearer ${token}` } });
+  if (!response.ok) return say(`Could not download ${name} (${response.status}).`, "error");
   const link = document.createElement("a");
   link.href = URL.createObjectURL(await response.blob());
-  link.download = "classroom.csv";
+  link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+exportLink.addEventListener("click", (event) => {
+  event.preventDefault();
+  download("classroom/export.csv", "classroom.csv");
 });
 addEventListener("hashchange", () => (token = tokenOf()));
 poll();

@@ -1,4 +1,5 @@
 // Jupyter notebooks (nbformat 4) in and out: what notebook-page.js opens and saves, and embed.js makes.
+import { validPoints } from "../cell/points.js";
 
 export class BadNotebook extends Error {
   constructor(message) {
@@ -132,3 +133,19 @@ export function withAttachments(text, attachments) {
     return type ? `data:${type};base64,${joined(bundle[type]).replace(/\s/g, "")}` : whole;
   });
 }
+
+/** The learner's own points a code cell keeps in its metadata (`backprop_playground.points`), or null. */
+export function pointsOf(metadata) {
+  return validPoints(metadata?.backprop_playground?.points);
+}
+
+/** `metadata` with `points` as the cell's own data (none: the key goes); the rest as it came. */
+export function withPoints(metadata, points) {
+  const { points: _, ...ours } = metadata?.backprop_playground ?? {};
+  const kept = validPoints(points);
+  const mine = kept ? { ...ours, points: kept } : ours;
+  const { backprop_playground: __, ...rest } = metadata ?? {};
+  return Object.keys(mine).length ? { ...rest, backprop_playground: mine } : rest;
+}
+
+export const samePoints = (a, b) => JSON.stringify(validPoints(a)) === JSON.stringify(validPoints(b));

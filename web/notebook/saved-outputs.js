@@ -1,7 +1,7 @@
 // The outputs a Jupyter notebook was saved with, shown under its code cell (marked as saved) until the
 // cell runs here. SVG and HTML go through DOMPurify; images are data: URLs, as the notebook holds them.
 import DOMPurify from "../vendor/purify.es.mjs";
-import { element } from "../output/graph-view.js";
+import { element } from "../dom/element.js";
 
 const purify = DOMPurify(window);
 // No <style> (in a shadow root it could restyle the whole cell, :host included) and no popovers (the top

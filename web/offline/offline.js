@@ -1,6 +1,6 @@
 // Registers the service worker (sw.js) for this site's own pages, and offers a reload when a new build
 // has been installed beside the running one: the page never switches under the learner.
-import { element } from "../output/graph-view.js";
+import { element } from "../dom/element.js";
 
 const SITE = new URL("../", import.meta.url); // the site root, one folder up
 

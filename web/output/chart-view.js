@@ -1,19 +1,33 @@
 // Live charts from a running program (scalargrad's plot() and plot_boundary()), drawn with
 // Observable Plot: the loss and accuracy by step, and a 2-D classifier's decision boundary.
 const plotModule = () => import("./plot.bundle.js");
-const pending = new WeakMap(); // card -> the latest data not drawn yet (one redraw per frame)
+const pending = new WeakMap(); // target -> {latest: the data not drawn yet, done} (one redraw per frame)
 const WIDTH = 360;
 const HEIGHT = 220;
 
-export async function showChart(card, kind, data) {
-  const first = !pending.has(card);
-  pending.set(card, { kind, data });
-  if (!first) return;
-  const Plot = await plotModule();
-  await new Promise(requestAnimationFrame);
-  const latest = pending.get(card);
-  pending.delete(card);
-  card.replaceChildren(...(latest.kind === "series" ? seriesCharts(Plot, latest.data) : [boundaryChart(Plot, latest.data)]));
+/** Draws `data` into `target` (replacing what it holds) at the next frame; resolves once it is drawn. */
+export function showChart(target, kind, data) {
+  const waiting = pending.get(target);
+  if (waiting) {
+    waiting.latest = { kind, data };
+    return waiting.done;
+  }
+  const entry = { latest: { kind, data } };
+  entry.done = (async () => {
+    try {
+      const Plot = await plotModule();
+      await new Promise(requestAnimationFrame);
+      const { latest } = entry;
+      const figures = latest.kind === "series" ? seriesCharts(Plot, latest.data) : [boundaryChart(Plot, latest.data)];
+      // Plot names each mark's group ("raster", "dot") with aria-label, which a group without a role may not carry.
+      for (const g of figures.flatMap((f) => [...f.querySelectorAll("g[aria-label]:not([role])")])) g.removeAttribute("aria-label");
+      target.replaceChildren(...figures);
+    } finally {
+      pending.delete(target);
+    }
+  })();
+  pending.set(target, entry);
+  return entry.done;
 }
 
 function seriesCharts(Plot, points) {

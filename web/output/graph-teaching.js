@@ -1,13 +1,25 @@
-// Teaching tools on a drawn graph, from the data scalargrad.playground sends with it (README.md,
+// Teaching tools on a drawn graph, from the data playground_runtime sends with it (docs/learners.md,
 // "Teaching views"): step through backward (the learner's own _backward closures, replayed in Python)
 // and forward, check gradients against finite differences, a table of the nodes, grouped views.
-import { button, element, relabel } from "./graph-view.js";
+import { element } from "../dom/element.js";
+import { explainModel, update as updateModel } from "./explain-model.js";
+import { button, relabel } from "./graph-view.js";
+import { explainPanel } from "./node-explain.js";
+import { nodePicking } from "./node-picking.js";
+import { quizPanel } from "./quiz.js";
+import { colourWeights } from "./weight-colours.js";
 
 const SPEEDS = [["0.5×", 1600], ["1×", 800], ["2×", 400], ["4×", 200]];
 
 export const formatNumber = (x) => (x === null || x === undefined ? "nan" : Number(x).toFixed(4));
 
-export function attachTeaching({ card, view, event, renderer, layout }) {
+/**
+ * Adds the teaching tools to a drawn graph's card. `quiz` ({field, labels}) opens its quiz at once (an
+ * author's data-quiz). Returns {update(values, explain)}: a live update's numbers for the same shape.
+ */
+export function attachTeaching({ card, view, event, renderer, layout, quiz: quizAtStart = null, shownView = null }) {
+  const cleanups = []; // what detach() undoes
+  const onShow = (listener) => cleanups.push(view.onShow(listener));
   const bar = element("div", "graph-teach");
   const narration = element("p", "graph-narration");
   narration.setAttribute("aria-live", "polite");
@@ -21,7 +33,7 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
   const labels = Object.fromEntries((event.table || []).map((row) => [row.id, row.label || row.id]));
   const fullDot = event.groups?.full?.dot ?? (event.grouped_only ? null : event.dot);
   const fullValues = event.groups?.full?.nodes ?? event.nodes;
-  const showing = { view: event.view || "full", stepper: null };
+  const showing = { view: shownView || event.view || "full", stepper: null };
   const viewButtons = new Map();
 
   async function showView(name, dot, values) {
@@ -39,8 +51,8 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
     stopStepper();
     const dot = layout(variant);
     const { svg, fill } = await renderer.render(dot, values);
+    await fill(); // before it is shown: what each drawing gets (fields, focus, colours) needs its nodes
     view.replace(svg, dot);
-    await fill();
   }
 
   function stopStepper() {
@@ -72,9 +84,11 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
         `${check.hint ? ` ${check.hint}` : ""}${check.reason ? ` ${check.reason}` : ""}`);
     }));
   }
+  let tableButton = null;
   if (event.table) {
     let table = null;
-    bar.append(button("Table", "Show the nodes as a table (label, op, data, grad)", (b) => {
+    cleanups.push(() => table?.remove());
+    bar.append(tableButton = button("Table", "Show the nodes as a table (label, op, data, grad)", (b) => {
       if (table) {
         table.remove();
         table = null;
@@ -102,7 +116,97 @@ export function attachTeaching({ card, view, event, renderer, layout }) {
     }
     bar.append(group);
   }
+  const model = explainModel(event);
+  let writeField = () => {};
+  onShow((svg) => {
+    writeField = fieldWriter(svg);
+    if (showing.view === "neuron") colourWeights(svg, event.groups?.neuron?.weights, model?.data);
+  });
+  let explain = null;
+  let quiz = null;
+  if (model) {
+    explain = explainPanel({ card, view, model, boxes: () => (showing.view === "full" ? null : event.groups?.[showing.view]) });
+    const others = new Map();
+    quiz = quizPanel({
+      card, model, fields: () => writeField,
+      // While values are hidden, the tools that would show them wait: the steppers, the check, the table, the views.
+      onOpen: (open) => {
+        if (open) tableButton?.getAttribute("aria-pressed") === "true" && tableButton.click(); // it would show them
+        for (const b of bar.querySelectorAll("button")) {
+          if (b.dataset.testid === "quiz") continue;
+          if (open) others.set(b, b.disabled);
+          b.disabled = open || (others.get(b) ?? b.disabled);
+        }
+      },
+    });
+    const picking = new AbortController();
+    cleanups.push(() => picking.abort(), () => quiz.close(), () => explain.remove(), () => quiz.remove());
+    const prepare = nodePicking(card.querySelector(".graph-view"), {
+      onPick: (id, node) => (quiz.picking ? quiz.pick(id) : explain.pick(id, node)),
+      signal: picking.signal,
+    });
+    onShow((svg) => {
+      prepare(svg);
+      quiz.rehide();
+    });
+    const quizButton = button("Quiz me", "Quiz me: hide values and predict them", async () => {
+      stopStepper();
+      explain.close();
+      await onFullGraph();
+      quiz.open();
+    });
+    quizButton.dataset.testid = "quiz";
+    bar.querySelector(".graph-views") ? bar.querySelector(".graph-views").before(quizButton) : bar.append(quizButton);
+    if (quizAtStart) {
+      const labelled = (quizAtStart.labels ?? []).flatMap((label) =>
+        model.labels.flatMap((l, i) => (l === label || model.names[i] === label ? [i] : [])));
+      onFullGraph().then(() => quiz.open({ field: quizAtStart.field, values: quizAtStart.labels?.length ? labelled : null }));
+    }
+  }
   if (!bar.childElementCount) bar.remove();
+
+  return {
+    /** Takes the tools off the card (a live graph's next drawing brings its own); the drawing stays. */
+    detach() {
+      stopStepper();
+      say("");
+      for (const cleanup of cleanups) cleanup();
+      bar.remove();
+      narration.remove();
+    },
+    /** Which view shows ("full", "neuron", "layer"), and the id of the value whose arithmetic is open. */
+    state: () => ({ view: showing.view, explained: explain?.picked ?? null }),
+    /** Opens the arithmetic of the value (or box) with this id again, as state() gave it. */
+    reopen(id) {
+      const node = id && view.svg().querySelector(`g.node[id="${CSS.escape(id)}"]`);
+      if (node && explain) explain.pick(id, node, { focus: false });
+    },
+    /** A live update: the values' [data, grad] in the graph's order, and the explanation's numbers. */
+    update(values, numbers) {
+      if (!Array.isArray(values) || values.length !== (event.table?.length ?? -1)) return false;
+      if (model && !updateModel(model, { values, explain: numbers })) return false;
+      const rows = values.map((v) => (Array.isArray(v) ? v : [null, null]));
+      if (showing.view === "full") {
+        rows.forEach(([data, grad], i) => {
+          if (!quiz?.hides(i, "data")) writeField(`v${i}`, "data", formatNumber(data));
+          if (event.table[i].grad !== null && !quiz?.hides(i, "grad")) writeField(`v${i}`, "grad", formatNumber(grad));
+        });
+      } else { // a grouped view: the records drawn outside the boxes, and each box's one output
+        rows.forEach(([data, grad], i) => {
+          writeField(`v${i}`, "data", formatNumber(data));
+          writeField(`v${i}`, "grad", formatNumber(grad));
+        });
+        for (const [box, i] of Object.entries(event.groups?.[showing.view]?.outputs ?? {})) {
+          if (!rows[i]) continue;
+          writeField(box, "data", formatNumber(rows[i][0]));
+          writeField(box, "grad", formatNumber(rows[i][1]));
+        }
+        if (showing.view === "neuron") colourWeights(view.svg(), event.groups?.neuron?.weights, rows.map((r) => r[0]));
+      }
+      if (explain?.open) explain.refresh();
+      return true;
+    },
+  };
 }
 
 /** Writes a node's field ("data …" or "grad …") in the drawing, in place, and only when its text

@@ -1,5 +1,7 @@
 // One graph in the output: a toolbar (fit, zoom, download SVG, copy DOT) over a pannable, zoomable view.
 // Mouse: drag to pan, wheel to zoom. Touch: one finger pans, two fingers pinch to zoom and pan.
+import { copyText } from "../dom/clipboard.js";
+import { button as domButton, element } from "../dom/element.js";
 
 const MIN_HEIGHT = 140;
 export const MIN_SCALE = 0.7; // screen pixels per Graphviz point: smaller text is not readable
@@ -30,11 +32,13 @@ export const fitsReadably = (home, width) =>
   Math.min(width / home.width, (window.innerHeight * MAX_HEIGHT_SHARE) / home.height) >= MIN_SCALE;
 
 /**
- * Shows `svg` in the card's view and adds the tools. Returns {showOutput, replace(svg, dot), svg()}:
- * replace() shows another drawing (a grouped view, a checked graph) with the same tools.
+ * Shows `svg` in the card's view and adds the tools. Returns {showOutput, replace(svg, dot), svg(), onShow}:
+ * replace() shows another drawing (a grouped view, a checked graph) with the same tools; onShow(listener)
+ * calls listener(svg) with the drawing shown now and every later one, until the function it returns is called.
  */
 export function showGraph({ view, tools }, firstSvg, firstDot) {
   let svg, dot, home, current;
+  const shown = new Set(); // listeners called with each new drawing
   const apply = () => svg.setAttribute("viewBox", `${current.x} ${current.y} ${current.width} ${current.height}`);
   const hint = element("span", "graph-hint", "drag to pan · Fit shows all");
 
@@ -46,6 +50,7 @@ export function showGraph({ view, tools }, firstSvg, firstDot) {
     svg.removeAttribute("height");
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     view.replaceChildren(svg);
+    for (const listener of shown) listener(svg);
     // Fit the width, but never shrink text below a readable size: a wider graph is panned;
     // "Fit" shows the whole graph however small.
     const width = view.clientWidth || 600;
@@ -139,9 +144,16 @@ export function showGraph({ view, tools }, firstSvg, firstDot) {
     button("+", "Zoom in", () => zoom(0.8)),
     button("Fit", "Fit the whole graph", fit),
     button("SVG", "Download this graph as SVG", () => download(svg)),
-    button("DOT", "Copy this graph's DOT source", (b) => copyText(dot, b)),
+    button("DOT", "Copy this graph's DOT source", (b) => copyDot(dot, b)),
   );
-  return { showOutput, replace: show, svg: () => svg };
+  const onShow = (listener) => {
+    shown.add(listener);
+    listener(svg);
+    return () => shown.delete(listener);
+  };
+  // A live graph's values change in its DOT too: what DOT copies is the latest.
+  const setDot = (newDot) => (dot = newDot);
+  return { showOutput, replace: show, svg: () => svg, dot: () => dot, setDot, onShow };
 }
 
 function download(svg) {
@@ -155,13 +167,8 @@ function download(svg) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-async function copyText(text, feedback) {
-  try {
-    await navigator.clipboard.writeText(text);
-    flash(feedback, "Copied");
-  } catch {
-    flash(feedback, "Copy failed");
-  }
+async function copyDot(text, feedback) {
+  flash(feedback, (await copyText(text)) ? "Copied" : "Copy failed");
 }
 
 function flash(target, text) {
@@ -170,11 +177,10 @@ function flash(target, text) {
   setTimeout(() => (target.textContent = before), 1200);
 }
 
+/** A button of a graph's toolbars: its title is its accessible name too. */
 export function button(label, title, onClick) {
-  const b = element("button", "graph-button");
-  b.type = "button";
+  const b = domButton(label, { className: "graph-button", onClick });
   relabel(b, label, title);
-  b.addEventListener("click", () => onClick(b));
   return b;
 }
 
@@ -183,11 +189,4 @@ export function relabel(b, label, title) {
   b.textContent = label;
   b.title = title;
   b.setAttribute("aria-label", title);
-}
-
-export function element(tag, className, text) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }

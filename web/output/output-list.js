@@ -1,7 +1,10 @@
 // The output list: every run appends a section; text, notices, graphs and errors appear in order.
 import { showChart } from "./chart-view.js";
 import { attachTeaching } from "./graph-teaching.js";
-import { element, fitsReadably, graphCard, homeBox, showGraph } from "./graph-view.js";
+import { element } from "../dom/element.js";
+import { fitsReadably, graphCard, homeBox, showGraph } from "./graph-view.js";
+import { LiveCard } from "./live-graph.js";
+import { pointEditor } from "./point-editor.js";
 
 const SMALL_GRAPH = 100; // values: few enough to lay out again, to find a layout that reads whole
 const NARROW = "(max-width: 700px)";
@@ -37,10 +40,17 @@ function rehearse(root, renderer) {
 }
 
 export class OutputList {
-  /** With `follow`, the newest output is scrolled into view (a page of its own, not an article). */
-  constructor(root, renderer, { follow = false } = {}) {
+  /**
+   * With `follow`, the newest output is scrolled into view (a page of its own, not an article); with `quiz`
+   * ({field, labels}), each graph opens its quiz (quiz.js) as soon as it is drawn; `points` (a PointStore)
+   * and `onExample(spec)` let a decision boundary's chart take the learner's points and choose an example.
+   */
+  constructor(root, renderer, { follow = false, quiz = null, points = null, onExample = null } = {}) {
     this.root = root;
     this.follow = follow;
+    this.quiz = quiz; // {field, labels}: every graph opens its quiz (an author's data-quiz)
+    this.points = points; // the cell's PointStore: a boundary chart edits it
+    this.onExample = onExample ?? (() => {}); // forwards one example of a boundary chart (cell.js)
     this.renderer = renderer;
     this.section = null;
     this.runs = 0;
@@ -61,7 +71,7 @@ export class OutputList {
     this.lastText = null;
   }
 
-  /** One event from scalargrad.playground (see its docstring for the shapes). */
+  /** One event from playground_runtime.runner (see its docstring for the shapes). */
   add(event) {
     switch (event.type) {
       case "stdout":
@@ -70,7 +80,11 @@ export class OutputList {
         this.text(event.type, event.text);
         break;
       case "graph":
-        this.graph(event);
+        if (event.live !== undefined) this.liveCard(event).graph(event);
+        else this.graph(event);
+        break;
+      case "graph-update":
+        this.lives?.get(`${this.runs}:${event.live}`)?.update(event);
         break;
       case "graph-too-large":
         this.message("warning", `Graph not drawn: ${event.text}.`);
@@ -104,23 +118,30 @@ export class OutputList {
     this.append(box);
   }
 
+  /** Draws a graph event in a new card; resolves with {parts, view, teaching, layout}, or null if it could not. */
   graph(event) {
     const parts = graphCard(event);
     this.append(parts.card);
     const done = this.draw(parts, event)
-      .catch((error) => parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`)));
+      .then((drawn) => ({ parts, ...drawn }))
+      .catch((error) => {
+        parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`));
+        return null;
+      });
     this.drawing.push(done);
+    return done;
   }
 
   async draw(parts, event) {
     // The layout chosen here (a transformation of the DOT) applies to every variant the teaching tools draw.
-    let layout = matchMedia(NARROW).matches ? topDown : (dot) => dot;
+    const base = matchMedia(NARROW).matches ? topDown : (dot) => dot;
+    let layout = base;
     let dot = layout(event.dot);
     const values = event.groups?.[event.view]?.nodes ?? event.nodes; // a network may open on a grouped view
     let { svg, fill } = await this.renderer.render(dot, values);
     const width = parts.view.clientWidth || 600;
     if (event.nodes <= SMALL_GRAPH && !fitsReadably(homeBox(svg), width)) {
-      for (const other of [(d) => stacked(layout(d)), topDown]) {
+      for (const other of [(d) => stacked(base(d)), topDown]) { // `base`: `layout` may become this very function
         const otherDot = other(event.dot);
         if (otherDot === dot) continue;
         const drawn = await this.renderer.render(otherDot, values);
@@ -134,10 +155,22 @@ export class OutputList {
     const view = showGraph(parts, svg, dot);
     await fill();
     view.showOutput();
-    attachTeaching({ card: parts.card, view, event: { ...event, dot }, renderer: this.renderer, layout });
+    const teaching = attachTeaching({ card: parts.card, view, event: { ...event, dot }, renderer: this.renderer, layout, quiz: this.quiz });
+    return { view, teaching, layout };
   }
 
-  /** Live charts: one card per chart name and run, updated as points arrive. */
+  /** The card of a live graph (draw_dot(..., live=True)): one per call site and run (live-graph.js). */
+  liveCard(event) {
+    this.lives ??= new Map();
+    const key = `${this.runs}:${event.live}`;
+    if (!this.lives.has(key)) this.lives.set(key, new LiveCard(this));
+    return this.lives.get(key);
+  }
+
+  /**
+   * Live charts: one card per chart name and run, updated as points arrive. A decision boundary's card
+   * takes the learner's own points too (point-editor.js), when the cell keeps points.
+   */
   chart(event) {
     this.charts ??= new Map();
     const key = `${this.runs}:${event.chart}`;
@@ -145,15 +178,28 @@ export class OutputList {
       const card = element("figure", "chart-card");
       card.dataset.testid = "chart";
       card.dataset.chart = event.chart;
+      const plot = element("div", "chart-plot");
+      card.append(plot);
       this.append(card);
-      this.charts.set(key, { card, points: [] });
+      const chart = { card, plot, points: [] };
+      if (event.kind === "boundary" && this.points) {
+        chart.editor = pointEditor({ card, plot, store: this.points, redraw: () => this.drawChart(chart), onExample: this.onExample });
+      }
+      this.charts.set(key, chart);
     }
     const chart = this.charts.get(key);
     if (event.kind === "series") chart.points.push(...event.points);
     else chart.latest = event;
-    chart.card.dataset.points = String(event.kind === "series" ? chart.points.length : event.points.length);
-    showChart(chart.card, event.kind, event.kind === "series" ? chart.points : event)
-      .catch((error) => chart.card.replaceChildren(element("p", "message error", `Could not draw this chart: ${error.message}`)));
+    chart.kind = event.kind;
+    this.drawChart(chart);
+  }
+
+  drawChart(chart) {
+    const data = chart.kind === "series" ? chart.points : chart.editor ? chart.editor.shown(chart.latest) : chart.latest;
+    chart.card.dataset.points = String(chart.kind === "series" ? chart.points.length : data.points.length);
+    showChart(chart.plot, chart.kind, data)
+      .then(() => chart.editor?.drawn())
+      .catch((error) => chart.plot.replaceChildren(element("p", "message error", `Could not draw this chart: ${error.message}`)));
   }
 
   /** Resolves once every graph of the current run is in the page. */

@@ -1,13 +1,16 @@
 // A page served by a classroom server (`build.py serve --classroom`) reports every checked result there as
 // an xAPI statement. It asks once per browser for the learner's name (kept with a random learner key in
 // localStorage); results wait in IndexedDB (outbox.js) until the server acknowledges them, resent every
-// 15 s and as soon as the network comes back. Anywhere else, config.json does not exist and nothing is asked.
+// 15 s and as soon as the network comes back, and the page says when the server cannot be reached
+// (connection.js). Anywhere else, config.json does not exist and nothing is asked.
 import { RESULT_EVENT } from "../cell/results.js";
+import { RoomConnection, answered } from "./connection.js";
 import { Outbox } from "./outbox.js";
 
 const CONFIG = new URL("../classroom/config.json", import.meta.url);
 const STATEMENTS = new URL("../classroom/xapi/statements", import.meta.url);
 const STYLESHEET = new URL("./classroom.css", import.meta.url);
+const ROOM_PAGE = new URL("../room.html", import.meta.url).href; // what the teacher hands out
 const NAME = "backprop-playground:classroom:name";
 const KEY = "backprop-playground:classroom:key";
 const VERBS = "http://adlnet.gov/expapi/verbs/";
@@ -31,18 +34,21 @@ async function start() {
     return null;
   }
   if (!response.ok) return null;
+  const config = await response.json().catch(() => ({}));
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = STYLESHEET;
   document.head.append(link);
-  const learner = { key: localStorage.getItem(KEY) || uuid(), name: localStorage.getItem(NAME) };
+  const learner = { key: localStorage.getItem(KEY) || uuid(), name: localStorage.getItem(NAME), forwarding: Boolean(config.forwarding) };
   localStorage.setItem(KEY, learner.key);
-  const outbox = new Outbox((statements) => send(statements));
+  const outbox = new Outbox((statements) => send(statements, connection));
+  const connection = new RoomConnection(learner, outbox);
   document.addEventListener(RESULT_EVENT, (event) => {
     if (learner.name) outbox.add(statementOf(event.detail, learner));
   });
   badge(learner);
   if (!learner.name) await askName(learner);
+  connection.start();
   outbox.flush();
   setInterval(() => outbox.flush(), RESEND_MS);
   addEventListener("online", () => outbox.flush());
@@ -50,12 +56,19 @@ async function start() {
 }
 
 /** POSTs statements; resolves with the ids to forget (acknowledged, or refused as bad), rejects to retry later. */
-async function send(statements) {
-  const response = await fetch(STATEMENTS, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Experience-API-Version": "1.0.3" },
-    body: JSON.stringify(statements),
-  });
+async function send(statements, connection) {
+  let response;
+  try {
+    response = await fetch(STATEMENTS, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Experience-API-Version": "1.0.3" },
+      body: JSON.stringify(statements),
+    });
+  } catch (error) {
+    connection.update(false);
+    throw error;
+  }
+  connection.update(answered(response));
   if (response.ok) return statements.map((statement) => statement.id);
   // A statement the server will never take (400, 413) would be resent forever: it alone is dropped.
   if ((response.status === 400 || response.status === 413) && statements.length === 1) return [statements[0].id];
@@ -94,7 +107,8 @@ function askName(learner) {
   input.dataset.testid = "student-name";
   label.append(input);
   const note = document.createElement("p");
-  note.textContent = "Your checked results and their code go to this classroom's server, on your teacher's laptop.";
+  note.textContent = "Your checked results, their code and the work you hand in go to this classroom's server, on your " +
+    `teacher's laptop${learner.forwarding ? ", and your results from there to your school's learning record store" : ""}.`;
   const join = document.createElement("button");
   Object.assign(join, { type: "submit", textContent: "Join" });
   join.dataset.testid = "join";
@@ -120,7 +134,7 @@ function askName(learner) {
   });
 }
 
-/** "In class as Ada · Change", at the page's corner. */
+/** "In class as Ada · Change · Room's work", at the page's corner. */
 function badge(learner) {
   let box = document.querySelector(".classroom-badge");
   if (!box) {
@@ -132,7 +146,10 @@ function badge(learner) {
   const change = document.createElement("button");
   Object.assign(change, { type: "button", textContent: "Change" });
   change.addEventListener("click", () => askName(learner));
-  box.replaceChildren(learner.name ? `In class as ${learner.name} · ` : "Joining the class… ", change);
+  const work = document.createElement("a");
+  Object.assign(work, { href: ROOM_PAGE, textContent: "Room's work" });
+  work.dataset.testid = "room-link";
+  box.replaceChildren(learner.name ? `In class as ${learner.name} · ` : "Joining the class… ", change, " · ", work);
 }
 
 /** A version 4 UUID (crypto.randomUUID exists only on HTTPS; a classroom is plain HTTP). */

@@ -24,7 +24,8 @@ export class Interpreter {
       onMessage({ type: "failed", error: event.message || "the Python worker could not start" });
     };
     const base = new URL("..", import.meta.url).href; // the site's root, one folder up, wherever the page that uses it is
-    this.worker.postMessage({ type: "init", base, interruptBuffer: this.interruptBuffer, port: channel.port2 }, [channel.port2]);
+    this.worker.postMessage({ type: "init", base, precached: precached(base), interruptBuffer: this.interruptBuffer, port: channel.port2 },
+      [channel.port2]);
   }
 
   post(message) {
@@ -35,6 +36,16 @@ export class Interpreter {
     this.worker?.terminate();
     this.port.close();
   }
+}
+
+/**
+ * Whether this site's service worker holds the runtime's files, or will once this page registers it (a secure
+ * origin, this site's own page): its precache fetches them one by one, so the packed runtime would be fetched
+ * for nothing. Elsewhere (a LAN address over plain HTTP, an article on another site) the packed one may serve.
+ */
+function precached(base) {
+  if (self.navigator.serviceWorker?.controller) return true;
+  return self.isSecureContext === true && "serviceWorker" in self.navigator && new URL(base).origin === self.location.origin;
 }
 
 function canInterrupt() {

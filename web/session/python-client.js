@@ -1,7 +1,7 @@
 // The page's side of the Python worker: start it, run one program at a time, stop it, replace it.
 // Stop interrupts Python through a SharedArrayBuffer where the browser has one; otherwise (or if Python
 // does not stop soon) it ends the worker and starts a fresh one. A run that reached outside its namespace
-// (README.md, "Security model") ends its worker too: the next run gets the standby, a fresh Python
+// (docs/security.md, "Security model") ends its worker too: the next run gets the standby, a fresh Python
 // restored in the background while the page was idle.
 import { Interpreter } from "./interpreter.js";
 
@@ -13,9 +13,17 @@ export class PythonRestarted extends Error {
 }
 
 const INTERRUPT_GRACE_MS = 1500;
+// Python took the interrupt (its check sets the buffer back to 0) and runs on: a program or a finalizer caught
+// the KeyboardInterrupt (one raised in a __del__ or a weakref callback is only printed), or the run is ending
+// (its charts are drawn with Stop ignored). Stop interrupts it again, each INTERRUPT_GRACE_MS, for this long
+// in all; then restarts.
+const UNWIND_GRACE_MS = 6000;
 // The check after a run takes milliseconds; a worker that has not given its verdict by then is not trusted.
 const SETTLE_TIMEOUT_MS = 10000;
 const STANDBY_DELAY_MS = 2000; // after the first ready: the standby's restore must not slow the first runs
+// A standby that could not start (the site's server away, on a room's network without a service worker) is
+// tried again this much later, so that one is ready once the server is back.
+const STANDBY_RETRY_MS = 10_000;
 const SIGINT = 2;
 
 const ignore = () => {};
@@ -79,7 +87,10 @@ export class PythonClient {
 
   receive(interpreter, message) {
     if (message.type === "progress") interpreter.progress = message;
-    if (message.type === "ready") interpreter.readyMessage = message;
+    if (message.type === "ready") {
+      interpreter.readyMessage = message;
+      if (interpreter === this.standby) performance.mark("python-standby-ready"); // read by tests: a restart is instant
+    }
     if (message.type === "reached") {
       interpreter.reached ??= message.reason; // the first way a run reached out: this worker will go
       if (interpreter === this.interpreter && !interpreter.whenSettled) this.afterRun([]); // between runs
@@ -89,6 +100,7 @@ export class PythonClient {
       if (message.type === "failed" && interpreter === this.standby) {
         interpreter.terminate(); // the next promotion boots one the usual way, and reports its failure
         this.standby = null;
+        this.prepareStandby(STANDBY_RETRY_MS);
       }
       return;
     }
@@ -122,13 +134,14 @@ export class PythonClient {
 
   /**
    * Runs `code` in the named env (null: a fresh namespace), then `checks` if given. With `test`
-   * ({hidden: [line numbers]}), `code` is an nbgrader test cell (scalargrad.playground's TestCell).
+   * ({hidden: [line numbers]}), `code` is an nbgrader test cell (playground_runtime.runner's TestCell).
+   * `points` ([[x1, x2, label], ...] or null) are the learner's own, for scalargrad.datasets.points().
    */
-  run({ code, env = null, checks = null, test = null }, onEvent) {
+  run({ code, env = null, checks = null, test = null, points = null }, onEvent) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
     const id = this.nextId++;
     const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent }));
-    this.dispatch({ type: "run", id, code, env, checks, test }, onEvent);
+    this.dispatch({ type: "run", id, code, env, checks, test, points }, onEvent);
     return result;
   }
 
@@ -140,6 +153,9 @@ export class PythonClient {
     if (this.freshNotice) onEvent({ type: "notice", text: this.freshNotice });
     this.freshNotice = null;
     this.settled = new Promise((resolve) => (this.interpreter.whenSettled = resolve));
+    // A Stop meant for an earlier run is not this one's; a Stop pressed from now on is (the worker reads it
+    // before the run begins).
+    if (this.interpreter.interruptBuffer) this.interpreter.interruptBuffer[0] = 0;
     this.interpreter.post(message);
   }
 
@@ -179,15 +195,27 @@ export class PythonClient {
     const buffer = this.interpreter.interruptBuffer;
     if (buffer && this.ready) {
       buffer[0] = SIGINT;
-      // A long call into C code never checks the buffer: fall back to a restart.
-      setTimeout(() => {
-        if (this.pending && this.pending.id === id) this.restart("Python did not stop in time, so it was restarted.");
-      }, INTERRUPT_GRACE_MS);
+      if (!this.pending.stopping) this.restartUnlessStopped(id, buffer, performance.now()); // one watch per run
+      this.pending.stopping = true;
     } else {
-      // WebKit is isolated and still has no SharedArrayBuffer: say which of the two is missing.
-      const missing = self.crossOriginIsolated ? "this browser has no SharedArrayBuffer" : "this page is not cross-origin isolated";
-      this.restart(`Stopped: Python was restarted (${missing}, so it cannot be interrupted).`);
+      this.restart(`Stopped: Python was restarted (${whyNotInterruptible()}, so it cannot be interrupted).`);
     }
+  }
+
+  /** A long call into C code never checks the buffer: then the run's worker is ended and a fresh one started. */
+  restartUnlessStopped(id, buffer, since) {
+    setTimeout(() => {
+      if (this.pending?.id !== id) return;
+      if (buffer[0] === 0 && performance.now() - since < UNWIND_GRACE_MS) {
+        buffer[0] = SIGINT;
+        performance.mark("python-stop-again"); // read by tests: the first interrupt did not end the run
+        this.restartUnlessStopped(id, buffer, since);
+      } else {
+        // Read by tests when a Stop restarts where it should not: had Python taken the last interrupt?
+        performance.mark("python-stop-restart", { detail: { taken: buffer[0] === 0, waited: Math.round(performance.now() - since) } });
+        this.restart("Python did not stop in time, so it was restarted.");
+      }
+    }, INTERRUPT_GRACE_MS);
   }
 
   restart(reason) {
@@ -219,6 +247,15 @@ export class PythonClient {
     this.pending = null;
     return pending;
   }
+}
+
+/** Why Stop cannot interrupt Python in place here: WebKit is isolated and still has no SharedArrayBuffer. */
+function whyNotInterruptible() {
+  if (self.crossOriginIsolated) return "this browser has no SharedArrayBuffer";
+  // A classroom's LAN address over plain HTTP: browsers ignore the isolation headers of an origin that is not
+  // secure (docs/classroom.md, "Classroom").
+  if (!self.isSecureContext) return "this page is served over plain HTTP from a network address, which browsers do not isolate";
+  return "this page is not cross-origin isolated";
 }
 
 function explainFailure(error) {

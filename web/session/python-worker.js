@@ -1,13 +1,14 @@
 // The Python worker: boots Pyodide, unpacks the wheels, runs programs.
-// The messages it trades with python-client.js are listed in README.md, "Worker protocol".
+// The messages it trades with python-client.js are listed in docs/contract.md, "Worker protocol".
 // The wheels download alongside the runtime and are unpacked straight into site-packages, so the start
 // costs what a bare loadPyodide costs; micropip loads only for a program that imports it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { unpackRuntime, withPackedFiles } from "./packed-runtime.js";
 
 const STEPS = 3;
 let pyodide = null;
 let playground = null;
-// Taken once at the start: a program can replace scalargrad.playground's functions, not these references.
+// Taken once at the start: a program can replace playground_runtime's functions, not these references.
 let runProgram = null;
 let changes = null;
 let interruptBuffer = null;
@@ -79,7 +80,7 @@ async function download(url) {
   return response;
 }
 
-async function boot({ base, interruptBuffer: buffer }) {
+async function boot({ base, precached, interruptBuffer: buffer }) {
   // Relative URLs in a worker resolve against the worker script; the page sends its own base.
   const url = (path) => new URL(path, base).href;
   const timings = {};
@@ -89,26 +90,28 @@ async function boot({ base, interruptBuffer: buffer }) {
     timings[name] = Math.round(now - lap);
     lap = now;
   };
-  progress(1, "Downloading Python (10 to 13 MB the first time)…");
-  const info = download(url("build.json")).then((response) => response.json());
+  progress(1, "Downloading Python (about 9 MB the first time)…");
+  const info = download(url("build.json")).then(async (response) =>
+    ({ ...(await response.json()), encoding: response.headers.get("Content-Encoding") }));
   const wheels = info.then(({ wheels }) =>
     Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
   wheels.catch(() => {}); // reported below, once Python is there to say it
-  const start = await Promise.race([startPython(url, info), runtimeFailure()]);
+  const start = await Promise.race([startPython(url, info, precached), runtimeFailure()]);
   pyodide = start.pyodide;
   measure("pyodide");
   if (buffer) {
-    interruptBuffer = buffer;
-    pyodide.setInterruptBuffer(buffer);
+    interruptBuffer = buffer; // Python reads it only while it runs a program (run() sets it)
   }
-  progress(2, `Installing ${(await info).wheels.map((w) => w.split("-")[0]).join(" and ")}…`);
+  // The page's own runtime is not a library a learner installs: the message names the others.
+  const { wheels: names, runtime } = await info;
+  progress(2, `Installing ${names.filter((name) => name !== runtime).map((w) => w.split("-")[0]).join(" and ")}…`);
   // Also after a snapshot: it restores Python's memory, not its files (tracebacks and imports need them).
   // unpackArchive's default is the working directory, not site-packages, where the snapshot imported from.
   const extractDir = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   for (const { bytes } of await wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir });
   measure("install");
   progress(3, "Starting the engine…");
-  playground = pyodide.pyimport("scalargrad.playground");
+  playground = pyodide.pyimport("playground_runtime");
   if (start.from === "snapshot") playground.restored();
   watchPyodideApi();
   countScheduledCallbacks();
@@ -119,7 +122,7 @@ async function boot({ base, interruptBuffer: buffer }) {
   intrinsics = snapshotIntrinsics([playground]);
   reached = null; // what the worker itself did to start Python is not a run's
   measure("engine");
-  post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, timings });
+  post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, packed: start.packed, timings });
   warmUp();
 }
 
@@ -152,16 +155,23 @@ function warmUp() {
  * Python restored from the build's memory snapshot (scalargrad already imported), or booted as usual
  * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
  */
-async function startPython(url, info) {
+async function startPython(url, info, precached) {
   const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals };
-  const snapshot = info.then(({ snapshot }) => (snapshot ? download(url(snapshot)).then((r) => r.arrayBuffer()) : null));
+  const unpacked = precached ? Promise.resolve(null) : info.then((info) => unpackRuntime(url, info)).catch(() => null);
+  const snapshot = Promise.all([info, unpacked]).then(([{ snapshot }, files]) =>
+    (snapshot ? files?.get(url(snapshot)) ?? download(url(snapshot)).then((r) => r.arrayBuffer()) : null));
   snapshot.catch(() => {}); // a plain boot follows
-  try {
-    if (await snapshot) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
-  } catch {
-    // fall through to the plain boot
-  }
-  return { pyodide: await loadPyodide(options), from: "boot" };
+  // Where the packed runtime cannot serve, Pyodide's own downloads start at once, without waiting for build.json.
+  const parts = precached ? [] : ((await info).packed?.parts ?? []);
+  const started = await withPackedFiles(new Set(parts.map(({ path }) => url(path))), unpacked, async () => {
+    try {
+      if (await snapshot) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
+    } catch {
+      // fall through to the plain boot
+    }
+    return { pyodide: await loadPyodide(options), from: "boot" };
+  });
+  return { ...started, packed: (await unpacked) !== null };
 }
 
 /**
@@ -204,26 +214,53 @@ async function loadMicropipIfImported(code, notice) {
   if (!pyodide.loadedPackages.micropip) notice(`micropip could not be loaded: ${problems.join("; ") || "no reason given"}`);
 }
 
-async function run({ id, code, env, checks, test }) {
+function interruptible(on) {
+  if (!interruptBuffer) return;
+  try {
+    pyodide.setInterruptBuffer(on ? interruptBuffer : undefined);
+  } catch {
+    // A Pyodide that failed fatally refuses every call: the error to report is the one that failed it.
+  }
+}
+
+async function run({ id, code, env, checks, test, points }) {
   if (reached !== null) {
     // Something reached out between runs (its message is on its way to the page): this Python runs no more.
     post({ type: "failed", id, error: `this Python was changed after its last run (it ${reached})` });
     self.close();
     return;
   }
-  if (interruptBuffer) interruptBuffer[0] = 0;
   const emit = (text) => post({ type: "output", id, event: JSON.parse(text) });
   try {
-    await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
-    // Pyodide turns JS null into jsnull, not None: pass undefined for "no env", "no checks" and "no test".
-    const asTest = test ? JSON.stringify(test) : undefined;
-    const result = JSON.parse(await finished(runProgram(code, emit, env ?? undefined, checks ?? undefined, asTest)));
+    let result;
+    if (interruptBuffer && interruptBuffer[0] !== 0) {
+      interruptBuffer[0] = 0; // Stop, pressed after the page sent this run: it never begins
+      result = { status: "interrupted" };
+    } else {
+      // Stop reaches Python while it runs this program, never in the checks, resets and warm-up around it:
+      // a KeyboardInterrupt there would cost the learner their Python.
+      interruptible(true);
+      try {
+        await loadMicropipIfImported(code, (text) => post({ type: "output", id, event: { type: "notice", text } }));
+        // Pyodide turns JS null into jsnull, not None: pass undefined for "no env", "no checks", "no test", "no points".
+        const asTest = test ? JSON.stringify(test) : undefined;
+        const asPoints = Array.isArray(points) && points.length ? JSON.stringify(points) : undefined;
+        result = JSON.parse(await finished(runProgram(code, emit, env ?? undefined, checks ?? undefined, asTest, asPoints)));
+      } finally {
+        interruptible(false);
+      }
+    }
     if (result.fresh) reach(result.fresh);
     post({ type: "done", id, result });
   } catch (error) {
-    // Not a Python exception (run() catches those): Pyodide itself failed and cannot be trusted.
-    post({ type: "failed", id, error: describe(error) });
-    return;
+    if (error?.type === "KeyboardInterrupt") {
+      // Stop, while micropip was looked for, or escaping a program with top-level await
+      post({ type: "done", id, result: { status: "interrupted" } });
+    } else {
+      // Not a Python exception (run() catches those): Pyodide itself failed and cannot be trusted.
+      post({ type: "failed", id, error: describe(error) });
+      return;
+    }
   }
   // After "done", while the page draws: whether this interpreter may run the next program.
   const reasons = [];

@@ -25,8 +25,8 @@ export class Session {
     this.readyWaiters = [];
     this.python.connect({
       onProgress: ({ step, steps, text }) => this.update({ phase: "loading", text, fraction: (step - 1) / steps }),
-      onReady: ({ python: version, interruptible, start, timings }) => {
-        performance.mark("python-ready", { detail: { start, timings } }); // read by bench/page.py and tests
+      onReady: ({ python: version, interruptible, start, packed, timings }) => {
+        performance.mark("python-ready", { detail: { start, packed, timings } }); // read by bench/ and tests
         this.renderer.warmUp();
         this.update({ phase: "ready", text: "", fraction: undefined, version, interruptible });
         for (const { resolve } of this.readyWaiters.splice(0)) resolve();

@@ -1,0 +1,63 @@
+"""Builds the static site in dist/, a step a module, in the order build() runs them:
+
+    web.py             web/ (pages with the CSP <meta>) and the vendored libraries
+    pyodide.py         the Python runtime, the micropip wheel, the standard library stored
+    wheels.py          scalargrad, the page's runtime and graphviz, for the page's Python
+    snapshot.py        the memory snapshot (snapshot.mjs, under Node)
+    packed.py          the packed runtime for browsers without brotli (pack-runtime.mjs)
+    bundles.py         esbuild's bundles (the editor, charts, Markdown, the unpacking worker)
+    service_worker.py  sw.js with its precache manifest (service-worker.mjs)
+    compress.py        a .br (brotli.mjs) and a .gz beside each compressible file
+
+A build writes only the files of dist/ whose bytes changed and deletes what the sources no longer make
+(output.py); archive.py packs the result as a zip or as the teacher's wheel; docs.py builds the
+documentation site into dist/docs/, which a build keeps.
+"""
+import json
+import shutil
+
+try:
+    import fcntl
+except ImportError:  # Windows: builds are not locked against each other
+    fcntl = None
+
+from ..paths import CACHE, DIST, ROOT
+from . import bundles, compress, docs, packed, pyodide, service_worker, snapshot, web, wheels
+from .output import Output
+from .tools import install_npm_packages
+
+
+def build(full=False, dist=DIST):
+    """Builds `dist`; with `full`, from nothing (dist and the cached snapshot deleted first). One build at a
+    time in this checkout (pytest-xdist's workers each ask for one): the second finds the first's work done
+    and writes nothing."""
+    CACHE.mkdir(exist_ok=True)
+    with open(CACHE / 'build.lock', 'w') as lock:
+        if fcntl:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        build_unlocked(full, dist)
+
+
+def build_unlocked(full, dist):
+    install_npm_packages()
+    if full:
+        for folder in [dist, CACHE / 'snapshot']:
+            if folder.exists():
+                shutil.rmtree(folder)
+    dist.mkdir(exist_ok=True)
+    out = Output(dist)
+    web.copy_web(out, bundled={*bundles.SOURCES, service_worker.SOURCE})
+    python_version, micropip = pyodide.copy_runtime(out)
+    names = wheels.build_wheels(out)
+    snapshot.make_snapshot(out, names)
+    runtime = packed.pack_runtime(out)
+    bundles.bundle_modules(out)
+    info = {'python': python_version, 'micropip': micropip, 'wheels': names, 'runtime': names[-1],
+            'snapshot': snapshot.SNAPSHOT, 'packed': runtime}
+    out.put(dist / 'build.json', json.dumps(info, indent=2).encode())
+    out.delete_unmade(keep={dist / service_worker.SW}, keep_under={dist / docs.FOLDER})
+    service_worker.bundle_service_worker(out)
+    compress.compress(dist)
+    size = sum(p.stat().st_size for p in dist.rglob('*') if p.suffix not in ('.gz', '.br'))
+    shown = dist.relative_to(ROOT) if dist.is_relative_to(ROOT) else dist
+    print(f"built {shown}/: {size / 1e6:.1f} MB, Python {python_version}, wheels {', '.join(names)}")

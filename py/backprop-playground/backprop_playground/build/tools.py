@@ -1,0 +1,34 @@
+"""The programs a build runs: npm, node, pip and esbuild, each command printed before it runs."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ..paths import NODE_MODULES, ROOT
+
+HERE = Path(__file__).resolve().parent  # the build steps' own Node programs (.mjs) sit beside them
+ESBUILD = NODE_MODULES / '.bin' / 'esbuild'
+
+
+def fail(message):
+    sys.exit(f"build.py: {message}")
+
+
+def run(*command, label=None, **kwargs):
+    print('$', label or ' '.join(str(c) for c in command), flush=True)
+    subprocess.run([str(c) for c in command], check=True, cwd=ROOT, **kwargs)
+
+
+def node(program, *args, label=None):
+    """Runs one of the build's Node programs (`program`, a .mjs file beside this one)."""
+    run('node', HERE / program, *args, label=label or f"node: {program}")
+
+
+def install_npm_packages():
+    marker = NODE_MODULES / '.package-lock.json'
+    lock = ROOT / 'package-lock.json'
+    if marker.exists() and marker.stat().st_mtime >= max(lock.stat().st_mtime, (ROOT / 'package.json').stat().st_mtime):
+        return
+    if not shutil.which('npm'):
+        fail("npm was not found; install Node.js 18 or newer (it brings npm) and run this again")
+    run('npm', 'ci' if lock.exists() else 'install', '--no-audit', '--no-fund')

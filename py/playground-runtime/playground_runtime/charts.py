@@ -1,0 +1,239 @@
+"""Live training charts: `plot` and `plot_boundary`, in every playground namespace.
+
+    plot(step=None, **series)     one point per call, for example plot(step=k, loss=total_loss, accuracy=acc):
+                                  any names, each a Value (its .data) or a number; step defaults to the
+                                  number of earlier calls (0, 1, 2, ...)
+    plot_boundary(model, X, y)    the decision boundary of a 2-D classifier over its data: X a list of
+                                  (x1, x2) points, y their labels (any two values, -1/+1 or 0/1...)
+
+Both can be called on every step of a training loop: points leave in batches at most every 0.25 s,
+the boundary at most once a second (the latest call wins; slower if computing it takes longer, so
+that it never takes more than a fifth of the time), and what is left leaves when the program ends,
+fails or is stopped. The events, through playground's emit:
+
+  {"type": "chart", "kind": "series", "chart": "training", "points": [{"step": 0, "loss": 0.93, ...}, ...]}
+      the points added since the last event; a value that is nan or inf is null
+  {"type": "chart", "kind": "boundary", "chart": "boundary",
+   "grid": {"x": [30 numbers], "y": [30 numbers], "score": [[30 numbers] for each y]},
+   "points": [[x1, x2, label], ...], "from_points": bool, "model"?: {"sizes", "activation", "parameters"}}
+      score[j][i] is the model's output at (x[i], y[j]): the boundary is where it crosses 0, as in
+      micrograd's demo (the sign is the class). Labels -1, 0 and 1 are sent as given; other labels
+      are numbered -1, 1, 2... in sorted order. `from_points`: X is what scalargrad.datasets.points()
+      returned (the learner's own points, or the moons in their place). `model`, for a scalargrad MLP:
+      its layer sizes ([inputs, outputs of each layer]), activation and parameters' data in the order
+      of model.parameters(), from which the page can forward one example (playground_runtime.example).
+
+A scalargrad MLP, Layer or Neuron is evaluated on plain floats from its parameters (the same sums
+and activations, far faster than 900 passes with Values); any other model is called with
+[Value(x1), Value(x2)] (the program's own Value, if it defines one), or else (x1, x2).
+"""
+import math
+import time
+from itertools import repeat
+from operator import add, mul
+
+from scalargrad import datasets, engine, nn
+
+SERIES_EVERY = 0.25   # seconds between two series events
+BOUNDARY_EVERY = 1.0  # seconds between two boundary events, at least
+BOUNDARY_SHARE = 0.2  # the most of the run's time that computing boundaries may take
+GRID = 30
+MARGIN = 0.1          # of the data's range, on each side
+
+# Each activation over a list of sums, one per point of the grid.
+ACTIVATIONS = {
+    'relu': lambda sums: [0 if a < 0 else a for a in sums],
+    'tanh': lambda sums: list(map(math.tanh, sums)),
+    'sigmoid': lambda sums: list(map(engine.sigmoid, sums)),
+    'gelu': lambda sums: list(map(engine.gelu, sums)),
+}
+
+
+def _number(x):
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{x!r} is text, not a number")
+    if isinstance(x, bool):
+        return int(x)
+    if isinstance(x, int):
+        return x if abs(x) < 2 ** 53 else _number(float(x))
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def _data(x):
+    return x.data if hasattr(x, 'data') else x
+
+
+class Charts:
+    def __init__(self, send, value_class=lambda: engine.Value, clock=time.monotonic):
+        self._send = send                # send(**event)
+        self._value_class = value_class  # the Value to call a model with
+        self._clock = clock
+        self._calls = 0
+        self._points = []
+        self._series_next = 0.0
+        self._boundary = None            # (model, X, y) of the latest call not sent yet
+        self._boundary_next = 0.0
+
+    def plot(self, step=None, **series):
+        """Add a point to the live training chart: plot(step=k, loss=total_loss, accuracy=acc)."""
+        if not series:
+            raise TypeError("plot() needs at least one named series, for example plot(step=k, loss=loss)")
+        point = {'step': self._calls if step is None else _checked('step', step)}
+        for name, value in series.items():
+            point[name] = _checked(name, value)
+        self._calls += 1
+        self._points.append(point)
+        now = self._clock()
+        if now >= self._series_next:
+            self._send_series(now)
+        if self._boundary is not None and now >= self._boundary_next:
+            self._send_boundary(*self._boundary)
+
+    def plot_boundary(self, model, X, y):
+        """Draw the decision boundary of a 2-D classifier `model` over the points X with labels y."""
+        if len(X) != len(y) or not len(X):
+            raise ValueError(f"plot_boundary needs as many labels as points and at least one point: "
+                             f"{len(X)} points, {len(y)} labels")
+        if self._clock() >= self._boundary_next:
+            self._send_boundary(model, X, y)
+        else:
+            self._boundary = (model, X, y)
+
+    def flush(self):
+        """Send what is still waiting: the program has ended."""
+        if self._points:
+            self._send_series(self._clock())
+        if self._boundary is not None:
+            try:
+                self._send_boundary(*self._boundary)
+            except Exception:  # the model no longer runs: the last boundary drawn stays
+                self._boundary = None
+
+    def _send_series(self, now):
+        points, self._points = self._points, []
+        self._series_next = now + SERIES_EVERY
+        self._send(type='chart', kind='series', chart='training', points=points)
+
+    def _send_boundary(self, model, X, y):
+        self._boundary = None
+        started = self._clock()
+        event = boundary(model, X, y, self._value_class())
+        took = self._clock() - started
+        self._boundary_next = self._clock() + max(BOUNDARY_EVERY, took / BOUNDARY_SHARE)
+        self._send(type='chart', kind='boundary', chart='boundary', **event)
+
+
+def _checked(name, value):
+    try:
+        return _number(_data(value))
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"plot() takes numbers or Values: {name} is {value!r}") from None
+
+
+def boundary(model, X, y, value_class=engine.Value):
+    """{"grid": {"x", "y", "score"}, "points"}: the model's output over the data's range, and the data."""
+    xs = [(float(_data(p[0])), float(_data(p[1]))) for p in X]
+    gx, gy = _axis([p[0] for p in xs]), _axis([p[1] for p in xs])
+    f = _float_model(model)
+    if f:
+        flat = f([a for b in gy for a in gx], [b for b in gy for a in gx])
+        score = [[_number(v) for v in flat[j * GRID:(j + 1) * GRID]] for j in range(GRID)]
+    else:
+        f = _called_model(model, value_class, xs[0])
+        score = [[_number(f(a, b)) for a in gx] for b in gy]
+    labels = _labels(list(y))
+    points = [[_number(a), _number(b), label] for (a, b), label in zip(xs, labels)]
+    event = {'grid': {'x': gx, 'y': gy, 'score': score}, 'points': points, 'from_points': X is datasets.given.returned}
+    spec = mlp_spec(model)
+    if spec:
+        event['model'] = spec
+    return event
+
+
+def mlp_spec(model):
+    """A scalargrad MLP as numbers: {"sizes", "activation", "parameters"}; None for any other model."""
+    if not isinstance(model, nn.MLP) or not model.layers:
+        return None
+    neurons = [n for layer in model.layers for n in layer.neurons]
+    activations = {n.activation for n in neurons}
+    values = [p.data for p in model.parameters()]
+    if len(activations) != 1 or not all(type(v) in (int, float) and math.isfinite(v) for v in values):
+        return None
+    sizes = [len(model.layers[0].neurons[0].w)] + [len(layer.neurons) for layer in model.layers]
+    return {'sizes': sizes, 'activation': activations.pop(), 'parameters': values}
+
+
+def _axis(values):
+    low, high = min(values), max(values)
+    margin = MARGIN * (high - low) or 0.5
+    low, high = low - margin, high + margin
+    return [low + (high - low) * i / (GRID - 1) for i in range(GRID)]
+
+
+def _labels(y):
+    values = [_data(v) for v in y]
+    if all(isinstance(v, (int, float)) and v in (-1, 0, 1) for v in values):
+        return [int(v) for v in values]
+    try:
+        order = sorted(set(values))
+    except TypeError:
+        order = sorted(set(values), key=repr)
+    rank = {v: (-1 if i == 0 else i) for i, v in enumerate(order)}
+    return [rank[v] for v in values]
+
+
+def _float_model(model):
+    """scalargrad's MLP, Layer or Neuron as a function of two columns of floats (x1s, x2s), from its
+    parameters' data: its output at every point."""
+    if isinstance(model, nn.MLP):
+        layers = model.layers
+    elif isinstance(model, nn.Layer):
+        layers = [model]
+    elif isinstance(model, nn.Neuron):
+        layers = [type('OneNeuron', (), {'neurons': [model]})]
+    else:
+        return None
+    plan = [[([w.data for w in n.w], n.b.data, ACTIVATIONS[n.activation] if n.nonlin else None)
+             for n in layer.neurons] for layer in layers]
+
+    def f(x1s, x2s):
+        # A column per input and all points at once: map() does the arithmetic in C, where a loop per
+        # point ran every add and multiply as bytecode.
+        columns = [x1s, x2s]
+        for layer in plan:
+            outputs = []
+            for ws, b, activation in layer:
+                sums = [b] * len(x1s)  # b + w0*x0 + w1*x1 + ..., in Neuron's order
+                for w, column in zip(ws, columns):
+                    sums = list(map(add, sums, map(mul, repeat(w), column)))
+                outputs.append(activation(sums) if activation else sums)
+            columns = outputs
+        return columns[0]
+    return f
+
+
+def _called_model(model, value_class, first):
+    """Any other model: called with Values, or else with a pair of floats, whichever works."""
+    def with_values(a, b):
+        return _score(model([value_class(a), value_class(b)]))
+
+    def with_floats(a, b):
+        return _score(model((a, b)))
+
+    try:
+        with_values(*first)
+        return with_values
+    except Exception as e:
+        try:
+            with_floats(*first)
+            return with_floats
+        except Exception:
+            raise TypeError(f"plot_boundary could not run the model on the point {first}: "
+                            f"{type(e).__name__}: {e}") from e
+
+
+def _score(out):
+    if isinstance(out, (list, tuple)):
+        out = out[0]
+    return float(_data(out))

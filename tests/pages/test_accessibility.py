@@ -1,0 +1,109 @@
+"""axe-core on every page, in the states a learner sees: no serious or critical violations.
+
+axe is injected with page.evaluate (DevTools evaluation), which a page's Content-Security-Policy does
+not block, unlike a <script> tag. axe reads the open shadow roots of the cells.
+"""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from support import STARTUP_TIMEOUT_MS
+from support.course import mutate
+from support.learners import SEED_VALUE
+from support.pages import (assert_accessible, cells, check, exercise, load_example, press_run, run, set_code, share_fragment,
+                           type_program)
+
+pytestmark = pytest.mark.usefixtures('site')
+
+
+def test_the_main_page_after_a_run(playground):
+    load_example(playground, 'neuron.py')
+    run(playground)
+    assert_accessible(playground, 'the main page after a run')
+
+
+def test_the_main_page_while_stepping_through_backward(playground):
+    load_example(playground, 'neuron.py')
+    section = run(playground)
+    section.get_by_role('button', name=re.compile('^Step through backward')).click()
+    section.get_by_role('button', name='Step', exact=True).click()
+    expect(section.locator('.graph-narration')).to_contain_text('Step 1')
+    assert_accessible(playground, 'the main page while stepping through backward')
+
+
+def test_the_main_page_after_an_error(playground):
+    type_program(playground, 'for i in range(80):\n    print(i)\n1 / 0\n')  # output long enough to scroll
+    section = run(playground, expected_state='error')
+    expect(section.locator('.message.error')).to_contain_text('ZeroDivisionError')
+    assert_accessible(playground, 'the main page after an error')
+
+
+# Cells follow the reader's colour scheme (theme "auto") on the article and the course.
+@pytest.mark.parametrize('scheme', ['light', 'dark'])
+def test_the_article_after_a_run(page, site_url, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.goto(site_url + 'article.html')
+    section = press_run(cells(page).last)
+    expect(section.locator('svg').first).to_be_visible()
+    assert_accessible(page, f'the article after a run ({scheme})')
+
+
+@pytest.mark.parametrize('scheme', ['light', 'dark'])
+def test_the_course_after_a_failed_exercise(course_page, scheme):
+    course_page.emulate_media(color_scheme=scheme)
+    course_page.set_viewport_size({'width': 400, 'height': 800})  # a phone: the solution's long lines scroll
+    box = exercise(course_page, 'mul-backward')
+    plus = 'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad'
+    set_code(box, mutate('mul-backward', plus, plus.replace('+=', '=')))
+    check(box, 'failed')
+    expect(box.get_by_test_id('output').locator('svg g.wrong-grad')).to_have_count(1)
+    box.get_by_test_id('hint').click()
+    box.get_by_test_id('solution').click()
+    expect(box.get_by_role('button', name='Put it in the editor')).to_be_visible()
+    assert_accessible(course_page, f'the course after a failed exercise ({scheme})')
+
+
+@pytest.mark.parametrize('theme', ['light', 'dark'])
+def test_embed_html_after_a_run(page, site_url, theme):
+    page.goto(f"{site_url}embed.html#example=neuron.py&theme={theme}")
+    page.get_by_test_id('editor').hover()  # embed.html starts Python when the reader points at it
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    run(page)
+    assert_accessible(page, f'embed.html after a run (theme={theme})')
+
+
+# The new panels: a value's arithmetic (the `=` bug marked), the point editor with a bad CSV line, a checked quiz.
+PANELS = SEED_VALUE.replace('Value', 'Mine') + '''
+a = Mine(3.0, label='a')
+b = a + a; b.label = 'b'
+b.grad = 1.0
+b._backward()
+draw_dot(b)
+random.seed(0)
+X, y = points(20, noise=0.1, seed=3)
+plot_boundary(MLP(2, [4, 1]), X, y)
+'''
+
+
+@pytest.mark.parametrize('theme', ['light', 'dark'])
+def test_the_explanation_the_point_editor_and_the_quiz(page, site_url, theme):
+    page.goto(f"{site_url}embed.html#{share_fragment(PANELS)}&theme={theme}")
+    page.get_by_test_id('editor').hover()
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    section = run(page)
+    section.locator('svg g.node').filter(has_text=re.compile('^a')).first.click()
+    expect(section.get_by_test_id('node-explain')).to_have_attribute('data-state', 'mismatch')
+    chart = section.locator('[data-chart=boundary]')
+    chart.get_by_test_id('points-paste').click()
+    chart.get_by_test_id('points-csv').fill('0,0,1\n0,oops,1\n')
+    chart.get_by_test_id('points-load').click()
+    expect(chart.get_by_test_id('points-message')).to_have_attribute('data-state', 'error')
+    assert_accessible(page, f'the explanation and the point editor (theme={theme})')
+
+    section.get_by_test_id('quiz').click()
+    section.get_by_test_id('prediction').fill('2')  # what += gives: this class's a.grad holds 1
+    section.get_by_test_id('quiz-check').click()
+    expect(section.get_by_test_id('prediction')).to_have_attribute('data-state', 'wrong')
+    expect(section.locator('.quiz-reveal .explain-verdict')).to_be_visible()
+    assert_accessible(page, f'a checked quiz (theme={theme})')

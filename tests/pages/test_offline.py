@@ -1,0 +1,226 @@
+"""Offline after one visit, Stop on a plain host, new builds, sub-paths, file:// and the classroom zip.
+
+Every non-local request is blocked (conftest.py); each test gets a fresh browser context, so a fresh
+service worker registration.
+"""
+import functools
+import http.server
+import shutil
+import threading
+import zipfile
+
+import pytest
+from playwright.sync_api import expect
+
+from backprop_playground.build import compress, service_worker
+from backprop_playground.build.archive import zip_site
+from backprop_playground.build.output import Output
+from support import SERVICE_WORKER, STARTUP_TIMEOUT_MS
+from support.pages import open_playground, run, type_program
+from support.servers import serving
+
+pytestmark = [pytest.mark.usefixtures('site'), SERVICE_WORKER]
+
+
+def serve_folder(folder, isolated=False):
+    return serving(isolated=isolated, directory=folder)
+
+
+def first_visit(page, url):
+    """Open a page and wait until the service worker has precached the site."""
+    open_playground(page, url)
+    scope = page.evaluate('navigator.serviceWorker.ready.then((r) => r.active && r.scope)')
+    assert scope == url
+    return page
+
+
+def controlled(page):
+    page.reload()
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    assert page.evaluate('Boolean(navigator.serviceWorker.controller)')
+    return page
+
+
+
+# Counts the page's calls to navigator.serviceWorker.register (a registration shows in getRegistrations()
+# only once its script is fetched, which can be seconds later).
+COUNT_REGISTER_CALLS = """
+window.registerCalls = 0;
+const register = ServiceWorkerContainer.prototype.register;
+ServiceWorkerContainer.prototype.register = function (...args) {
+  window.registerCalls += 1;
+  return register.apply(this, args);
+};
+"""
+
+
+def test_the_precache_waits_until_python_is_ready_and_no_run_is_under_way(page, plain_site_url):
+    # Run is pressed before Python is ready, so the run is under way when Python has been ready for 2 s.
+    page.add_init_script(COUNT_REGISTER_CALLS)
+    page.goto(plain_site_url)
+    type_program(page, 'import time\ntime.sleep(4)\nprint("slept")')
+    page.get_by_test_id('run').click()
+    status = page.get_by_test_id('status')
+    expect(status).to_have_attribute('data-state', 'running', timeout=STARTUP_TIMEOUT_MS)
+    page.wait_for_timeout(2500)
+    expect(status).to_have_attribute('data-state', 'running')  # still the same run
+    assert page.evaluate('window.registerCalls') == 0, 'the precache started during the run'
+    expect(page.get_by_test_id('output').locator('pre.stdout')).to_have_text('slept\n', timeout=STARTUP_TIMEOUT_MS)
+    assert page.evaluate('navigator.serviceWorker.ready.then((r) => r.active.scriptURL)') == plain_site_url + 'sw.js'
+    assert page.evaluate('window.registerCalls') == 1
+
+
+def test_a_second_visit_works_with_the_network_off(page, context, plain_site_url):
+    first_visit(page, plain_site_url)
+    context.set_offline(True)
+    controlled(page)
+    type_program(page, 'print(sum(range(10)))\n')
+    expect(run(page).locator('pre.stdout')).to_have_text('45\n')
+
+    page.goto(plain_site_url + 'article.html')
+    cell = page.get_by_test_id('cell').first
+    cell.get_by_test_id('run').click()
+    expect(cell.locator('pre.stdout')).to_contain_text('Value(data=', timeout=STARTUP_TIMEOUT_MS)
+
+    page.goto(plain_site_url + 'course.html')
+    exercise = page.get_by_test_id('exercise').first
+    exercise.get_by_test_id('run').click()
+    expect(exercise.get_by_test_id('result')).to_have_attribute('data-state', 'failed', timeout=STARTUP_TIMEOUT_MS)
+
+    page.goto(plain_site_url + 'embed.html#example=accumulation.py')
+    page.get_by_test_id('run').click()
+    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text('grad 2.0000', timeout=STARTUP_TIMEOUT_MS)
+
+
+PLANT_FROM_PAGE = '''async ([name, text]) => {
+  for (const cacheName of await caches.keys()) {
+    const cache = await caches.open(cacheName);
+    for (const request of await cache.keys()) {
+      if (request.url.split('?')[0].endsWith(name)) await cache.put(request, new Response(text));
+    }
+  }
+}'''
+
+CACHED_TEXT = '''async (name) => {
+  for (const cacheName of await caches.keys()) {
+    const cache = await caches.open(cacheName);
+    for (const request of await cache.keys()) {
+      if (request.url.split('?')[0].endsWith(name)) return (await cache.match(request)).text();
+    }
+  }
+}'''
+
+
+def test_files_planted_in_the_cache_are_never_served(page, context, plain_site_url):
+    """A program's own worker ends with a run that used `js` (tests/test_trust.py), so the planting here is
+    done by script in the page itself, as anything else on the origin could do."""
+    controlled(first_visit(page, plain_site_url))
+    page.evaluate(PLANT_FROM_PAGE, ['/hosts/main.js', "document.title = 'planted'"])
+    page.evaluate(PLANT_FROM_PAGE, ['/index.html', '<title>planted</title><p>planted</p>'])
+    assert 'planted' in page.evaluate(CACHED_TEXT, '/index.html')
+
+    controlled(page)
+    assert page.title() == 'Backprop Playground'
+    assert 'planted' not in page.evaluate(CACHED_TEXT, '/hosts/main.js'), 'the verified copy was not put back'
+    type_program(page, 'print("built files")\n')
+    expect(run(page).locator('pre.stdout')).to_have_text('built files\n')
+
+    page.evaluate(PLANT_FROM_PAGE, ['/index.html', '<title>planted</title><p>planted</p>'])
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator('body')).to_contain_text('was changed on this device')
+    expect(page.locator('body')).not_to_contain_text('planted')
+
+
+def test_stop_interrupts_in_place_on_a_plain_host_after_the_first_load(page, plain_site_url):
+    first_visit(page, plain_site_url)
+    assert page.evaluate('self.crossOriginIsolated') is False
+    controlled(page)
+    assert page.evaluate('self.crossOriginIsolated') is True
+    expect(page.get_by_test_id('status')).not_to_contain_text('Stop restarts Python')
+    type_program(page, 'counted = 0\nprint("looping")\nwhile True:\n    counted += 1\n')
+    page.get_by_test_id('run').click()
+    # Stop once the loop runs: the Stop of a running program (a Stop before the run is sent cancels it instead).
+    expect(page.get_by_test_id('output')).to_contain_text('looping', timeout=STARTUP_TIMEOUT_MS)
+    page.get_by_test_id('stop').click()
+    expect(page.get_by_test_id('output')).to_contain_text('KeyboardInterrupt')
+    expect(page.get_by_test_id('output')).not_to_contain_text('restarted')
+    # The same interpreter: no second start, and no fresh Python for the next run (the loop kept to its namespace).
+    type_program(page, 'print("same Python")\n')
+    section = run(page)
+    expect(section.locator('pre.stdout')).to_have_text('same Python\n')
+    expect(section).not_to_contain_text('A fresh Python')
+    assert page.evaluate("performance.getEntriesByName('python-ready').length") == 1
+
+
+def test_a_new_build_is_offered_and_then_served_whole(page, site, tmp_path):
+    # The server's folder is a link that switches from one whole build to the next, as a deploy should.
+    # Rewritten in place, the browser's own update check (seconds after a navigation) could fetch sw.js
+    # while its .gz was still the old one, and the update was missed.
+    live = tmp_path / 'live'
+    live.symlink_to(site, target_is_directory=True)
+    server, url = serve_folder(live)
+    try:
+        controlled(first_visit(page, url))
+        folder = tmp_path / 'version-2'
+        shutil.copytree(site, folder)
+        index = folder / 'index.html'
+        index.write_text(index.read_text().replace('<title>Backprop Playground</title>', '<title>Backprop Playground 2</title>'))
+        example = folder / 'examples' / 'neuron.py'
+        example.write_text('# version 2\n' + example.read_text())
+        service_worker.bundle_service_worker(Output(folder))
+        compress.compress(folder)
+        (tmp_path / 'next').symlink_to(folder, target_is_directory=True)
+        (tmp_path / 'next').replace(live)
+
+        page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r.update())')
+        expect(page.get_by_test_id('update')).to_contain_text('A new version is ready', timeout=STARTUP_TIMEOUT_MS)
+        assert page.title() == 'Backprop Playground', 'the page switched under the learner'
+        page.get_by_test_id('update').get_by_role('button', name='Reload').click()
+        expect(page).to_have_title('Backprop Playground 2', timeout=STARTUP_TIMEOUT_MS)
+        expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+        page.get_by_test_id('examples').select_option('neuron.py')
+        expect(page.get_by_test_id('editor').locator('.cm-line').first).to_have_text('# version 2')
+        old_entries = page.evaluate('''async () => {
+            const keys = [];
+            for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) keys.push(r.url);
+            return keys.filter((k) => k.includes('index.html'));
+        }''')
+        assert len(old_entries) == 1, f"the old build's files were kept: {old_entries}"
+    finally:
+        server.shutdown()
+
+
+def test_the_site_works_under_a_sub_path(page, site, tmp_path):
+    (tmp_path / 'courses').mkdir()
+    (tmp_path / 'courses' / 'backprop').symlink_to(site, target_is_directory=True)
+    server, url = serve_folder(tmp_path)
+    try:
+        sub = url + 'courses/backprop/'
+        first_visit(page, sub)
+        type_program(page, "draw_dot(Value(3.0, label='deep'))\n")
+        expect(run(page).locator('svg')).to_contain_text('deep')
+    finally:
+        server.shutdown()
+
+
+def test_a_page_opened_from_a_file_says_what_to_run_instead(page, site):
+    page.goto((site / 'index.html').as_uri())
+    expect(page.get_by_test_id('file-warning')).to_contain_text('python build.py serve', timeout=1000)
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'error')
+
+
+def test_the_classroom_zip_unpacks_to_a_site_that_boots(page, site, tmp_path):
+    archive = zip_site()
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(tmp_path)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path / 'backprop-playground'))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        open_playground(page, f"http://127.0.0.1:{server.server_address[1]}/")
+        type_program(page, 'print("from the stick")\n')
+        expect(run(page).locator('pre.stdout')).to_have_text('from the stick\n')
+    finally:
+        server.shutdown()

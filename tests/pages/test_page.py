@@ -1,0 +1,380 @@
+"""The playground end to end, in Chromium, with every non-local request blocked (see conftest.py)."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from support import RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
+from support.pages import graphs, load_example, open_playground, run, type_program
+
+pytestmark = pytest.mark.usefixtures('site')
+
+
+def test_page_becomes_ready_with_the_network_blocked(playground):
+    status = playground.get_by_test_id('status')
+    expect(status).to_contain_text('Python 3.14')
+    expect(playground.get_by_test_id('editor')).to_contain_text('x1 = Value(2.0')
+    assert playground.evaluate('self.crossOriginIsolated') is True
+
+
+EXAMPLES = {
+    'neuron.py': ['data 0.7071', 'grad -1.5000', 'grad 1.0000', 'grad 0.5000'],
+    'manual-backprop.py': ['data -8.0000', 'grad 6.0000', 'grad -4.0000', 'grad -2.0000'],
+    'accumulation.py': ['grad 2.0000', 'grad -3.0000'],
+    'gradient-descent.py': ['data 2.5000', 'grad -2.0000'],
+    'own-value.py': ['data 0.7071', 'grad -1.5000', 'grad 0.5000'],
+    'moons-mlp.py': ['layer 1 · neuron 1', 'layer 3 · neuron 1'],
+}
+
+
+def test_examples_menu_lists_every_example(playground):
+    values = playground.get_by_test_id('examples').locator('option').evaluate_all('os => os.map(o => o.value)')
+    assert sorted(v for v in values if v) == sorted(EXAMPLES)
+
+
+@pytest.mark.parametrize('example', EXAMPLES)
+def test_every_example_runs_and_draws_its_values(playground, example):
+    load_example(playground, example)
+    section = run(playground)
+    expect(graphs(section).first).to_be_visible()
+    text = section.locator('svg').all_text_contents()
+    for expected in EXAMPLES[example]:
+        assert any(expected in t for t in text), f"{expected!r} not drawn by {example}"
+
+
+def test_example_output_texts(playground):
+    load_example(playground, 'gradient-descent.py')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_contain_text('w1 = 1.0010, w2 = 4.9980')
+    load_example(playground, 'moons-mlp.py')
+    section = run(playground)
+    expect(section.locator('pre.stdout').first).to_contain_text('parameters: 337')  # the charts come after it
+    expect(section.locator('pre.stdout').last).to_contain_text(re.compile(r'step 14 +loss \d\.\d{4} +accuracy \d+%'))
+
+
+def test_draw_dot_calls_give_graphs_in_order_with_the_values_of_their_moment(playground):
+    type_program(playground, '''a = Value(1.0, label='a')
+print('first')
+draw_dot(a)
+a.data = 2.0
+print('second')
+draw_dot(a)
+a.data = 3.0
+draw_dot(a)
+''')
+    section = run(playground)
+    expect(graphs(section)).to_have_count(3)
+    for i, value in enumerate(['1.0000', '2.0000', '3.0000']):
+        expect(graphs(section).nth(i)).to_contain_text(f'data {value}')
+    order = section.evaluate("s => [...s.querySelectorAll('pre, figure')].map(e => e.tagName)")
+    assert order == ['PRE', 'FIGURE', 'PRE', 'FIGURE', 'FIGURE']
+
+
+def test_learner_defined_class_is_drawn(playground):
+    type_program(playground, '''class Value(object):
+    def __init__(self, data, children={}):
+        self.data = data
+        self.children = children
+        self.grad = 0
+
+    def __add__(self, other):
+        return Value(self.data + other.data, children={self, other})
+
+w1 = Value(2.0)
+w2 = Value(3.5)
+w1 + w2
+''')
+    section = run(playground)
+    expect(graphs(section)).to_have_count(1)
+    expect(graphs(section).first).to_contain_text('data 5.5000')
+    expect(graphs(section).first).to_contain_text('data 3.5000')
+
+
+def test_tutorial_draw_dot_written_with_graphviz_works_offline(playground):
+    type_program(playground, '''%matplotlib inline
+from graphviz import Digraph
+
+def trace(root):
+    nodes, edges = set(), set()
+    def build(v):
+        if v not in nodes:
+            nodes.add(v)
+            for child in v._prev:
+                edges.add((child, v))
+                build(child)
+    build(root)
+    return nodes, edges
+
+def draw_dot(root):
+    dot = Digraph(format='svg', graph_attr={'rankdir': 'LR'})
+    nodes, edges = trace(root)
+    for n in nodes:
+        uid = str(id(n))
+        dot.node(name=uid, label="{ %s | data %.4f | grad %.4f }" % (n.label, n.data, n.grad), shape='record')
+        if n._op:
+            dot.node(name=uid + n._op, label=n._op)
+            dot.edge(uid + n._op, uid)
+    for n1, n2 in edges:
+        dot.edge(str(id(n1)), str(id(n2)) + n2._op)
+    return dot
+
+a = Value(2.0, label='a'); b = Value(-3.0, label='b')
+c = a * b; c.label = 'c'
+draw_dot(c)
+''')
+    section = run(playground)
+    expect(section.locator('.message.notice')).to_contain_text("Line 1: skipped '%matplotlib inline'")
+    expect(graphs(section).first).to_contain_text('data -6.0000')
+
+
+def test_markup_smuggled_into_a_graph_through_graphviz_attributes_is_dropped(playground, site_url):
+    # Graphviz writes fontname into the SVG unescaped: a quote in it ends the attribute and starts markup.
+    type_program(playground, """from graphviz import Digraph
+smuggled = ('x"/><style>[data-testid=run] { display: none }</style>'
+            '<h:meta xmlns:h="http://www.w3.org/1999/xhtml" http-equiv="refresh" content="0;url=/elsewhere.html"/>'
+            '<h:img xmlns:h="http://www.w3.org/1999/xhtml" src="/img-from-a-graph.png"/>'
+            '<set attributeName="fill" to="red"/><text x="')
+g = Digraph()
+g.node('a', label='still drawn', fontname=smuggled)
+g.node('b', label='linked', tooltip='a tip', URL='https://example.com/')
+g.node('c', label='linked here', URL='#code=bm90IG1pbmU')
+g.edges([('a', 'b'), ('b', 'c')])
+g
+""")
+    section = run(playground)
+    expect(graphs(section).first).to_contain_text('still drawn')
+    expect(graphs(section).first).to_contain_text('linked')
+    assert section.locator('svg [href], svg [*|href]').count() == 0  # not even to #code=...: other code
+    playground.wait_for_timeout(1500)  # a meta refresh, had it survived, would have left by now
+    assert playground.url.startswith(site_url) and 'elsewhere' not in playground.url
+    expect(playground.get_by_test_id('run')).to_be_visible()
+    assert section.locator('svg style, svg meta, svg img, svg set').count() == 0
+    expect(graphs(section).first.locator('path, polygon').first).to_be_attached()
+
+
+def test_graphviz_styling_survives_the_cleaning_and_smuggled_attributes_do_not(playground):
+    # Gradient fills (url(#...) and stops with a style), dashed lines, tooltips and HTML-like labels draw;
+    # attributes smuggled through fontname (a test id, a style, a paint from outside the drawing) do not.
+    type_program(playground, r"""from graphviz import Digraph
+smuggled = 'x" data-testid="run" aria-label="Run" style="outline: 9px solid red" stroke="url(/elsewhere.svg#paint)'
+g = Digraph(graph_attr={'bgcolor': 'white:lightblue'})
+g.node('a', label='gradient', style='filled', fillcolor='red:green', tooltip='a tip: here')
+g.node('b', label='<<b>bold</b> and <i>italic</i>>', shape='circle', style='dashed')
+g.node('c', label='smuggler', fontname=smuggled)
+g.edge('a', 'b', style='dashed', tooltip='an edge tip')
+g.edge('b', 'c', style='dotted', color='red:blue')
+g
+""")
+    svg = graphs(run(playground)).first
+    for text in ['gradient', 'bold', 'italic', 'smuggler']:
+        expect(svg).to_contain_text(text)
+    assert svg.locator('[fill^="url(#"]').count() == 2  # the background and node a
+    assert svg.locator('stop[style*="stop-color"]').count() == 4
+    assert svg.locator('[stroke-dasharray]').count() >= 3
+    assert svg.locator('a[*|title="a tip: here"]').count() == 1
+    assert svg.locator('a[*|title="an edge tip"]').count() == 1
+    assert svg.locator('[data-testid], [aria-label], text[style], [stroke^="url(/"]').count() == 0
+    expect(playground.get_by_test_id('run')).to_have_count(1)
+
+
+def test_after_running_out_of_memory_the_next_run_has_its_memory_back(playground):
+    type_program(playground, 'hoard = []\nwhile True:\n    hoard.append(bytearray(50_000_000))\n')
+    section = run(playground, expected_state='error')
+    expect(section).to_contain_text('MemoryError')
+    type_program(playground, 'print(len(bytearray(400_000_000)))\n')
+    expect(run(playground).locator('pre.stdout')).to_have_text('400000000\n')
+
+
+def test_a_traceback_marks_the_failing_line_and_keeps_earlier_output(playground):
+    type_program(playground, 'print("hello")\n')
+    first = run(playground)
+    expect(first).to_contain_text('hello')
+    type_program(playground, '''def f(x):
+    return x / 0
+
+v = Value(1.0)
+f(v.data)
+''')
+    section = run(playground, expected_state='error')
+    error = section.locator('.message.error')
+    expect(error).to_contain_text('ZeroDivisionError: division by zero')
+    expect(error).to_contain_text('File "<editor>", line 5')
+    expect(error.locator('.traceback')).not_to_contain_text('playground.py')
+    expect(playground.locator('.cm-errorLine')).to_have_count(1)
+    expect(playground.locator('.cm-errorLine')).to_have_text('    return x / 0')
+    expect(playground.get_by_test_id('output')).to_contain_text('hello')
+    expect(playground.get_by_test_id('status')).to_contain_text('line 2')
+
+
+def test_a_syntax_error_shows_line_and_column(playground):
+    type_program(playground, 'x = 1\ny = (2 +\nprint(y)\n')
+    section = run(playground, expected_state='error')
+    expect(section.locator('.message.error')).to_contain_text(re.compile(r'SyntaxError: .*\(line 2, column 5\)'))
+    expect(playground.locator('.cm-errorLine')).to_have_text('y = (2 +')
+
+
+def test_stop_interrupts_an_endless_loop_and_the_next_run_works(playground):
+    type_program(playground, 'x = Value(1.0)\nprint("looping")\nwhile True:\n    x = x * 1.0\n')
+    status = playground.get_by_test_id('status')
+    playground.get_by_test_id('run').click()
+    expect(status).to_have_attribute('data-state', 'running')
+    expect(playground.get_by_test_id('output')).to_contain_text('looping')
+    playground.get_by_test_id('stop').click()
+    expect(status).to_have_attribute('data-state', 'ready')
+    expect(playground.get_by_test_id('output')).to_contain_text('KeyboardInterrupt')
+    type_program(playground, 'print(6 * 7)\n')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_have_text('42\n')
+
+
+STOP_AS_THE_RUN_IS_SENT = """async (times) => {
+  const part = (name) => document.querySelector(`[data-testid="${name}"]`);
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const said = [];
+  for (let i = 0; i < times; i += 1) {
+    part('run').click();
+    while (part('status').dataset.state !== 'running') await pause(0);
+    await pause(0);  // the page has now sent the run to the worker, which may not have begun it yet
+    part('stop').click();
+    const until = Date.now() + 30000;
+    while (part('status').dataset.state !== 'ready' && Date.now() < until) await pause(20);
+    said.push(`${part('status').textContent} | ${[...part('output').querySelectorAll('section.run')].at(-1).textContent}`);
+  }
+  return said;
+}"""
+
+
+def test_stop_pressed_as_a_run_is_sent_interrupts_it_in_place(playground):
+    """Stop between the page sending a run and the worker beginning it is that run's Stop: the run ends at
+    once, Python keeps its state, and the run after it is not stopped."""
+    type_program(playground, 'print("looping")\nwhile True: pass\n')
+    said = playground.evaluate(STOP_AS_THE_RUN_IS_SENT, 8)
+    for text in said:
+        assert 'restarted' not in text and 'stopped' in text.lower(), said
+        assert 'KeyboardInterrupt' in text or 'Stopped before it ran' in text, said
+    # The first interrupt ended each run: the page never had to interrupt again.
+    assert playground.evaluate("performance.getEntriesByName('python-stop-again').length") == 0
+    type_program(playground, 'print(6 * 7)\n')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_have_text('42\n')
+
+
+def test_stop_interrupts_again_a_program_that_caught_the_first_interrupt(playground):
+    """A KeyboardInterrupt can be caught (or raised in a __del__, where Python only prints it): Stop interrupts
+    Python again while it runs on, and it stops in place: the same Python runs the next program."""
+    type_program(playground, 'print("looping")\ntry:\n    while True: pass\nexcept KeyboardInterrupt:\n'
+                             '    print("caught once")\nwhile True: pass\n')
+    status = playground.get_by_test_id('status')
+    playground.get_by_test_id('run').click()
+    expect(playground.get_by_test_id('output')).to_contain_text('looping')
+    playground.get_by_test_id('stop').click()
+    expect(playground.get_by_test_id('output')).to_contain_text('caught once')
+    expect(status).to_have_attribute('data-state', 'ready', timeout=RUN_TIMEOUT_MS)
+    expect(playground.get_by_test_id('output')).to_contain_text('KeyboardInterrupt')
+    expect(playground.get_by_test_id('output')).not_to_contain_text('restarted')
+    assert playground.evaluate("performance.getEntriesByName('python-stop-again').length") >= 1
+    type_program(playground, 'print(6 * 7)\n')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_have_text('42\n')
+    assert playground.evaluate("performance.getEntriesByName('python-ready').length") == 1
+
+
+def test_stop_restarts_python_on_a_host_without_isolation(page, plain_site_url):
+    open_playground(page, plain_site_url)
+    assert page.evaluate('self.crossOriginIsolated') is False
+    expect(page.get_by_test_id('status')).to_contain_text('Stop restarts Python')
+    type_program(page, 'while True: pass\n')
+    page.get_by_test_id('run').click()
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'running')
+    page.get_by_test_id('stop').click()
+    expect(page.get_by_test_id('output')).to_contain_text('Python was restarted')
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('editor')).to_contain_text('while True: pass')
+    type_program(page, 'print("alive")\n')
+    section = run(page)
+    expect(section).to_contain_text('alive')
+
+
+def test_keyboard_shortcut_runs_the_program(playground):
+    type_program(playground, 'print("from the keyboard")\n')
+    playground.keyboard.press('ControlOrMeta+Enter')
+    expect(playground.get_by_test_id('output').locator('pre.stdout')).to_have_text('from the keyboard\n')
+    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+
+
+def test_the_editor_text_survives_a_reload(playground, site_url):
+    type_program(playground, '# my own work\nprint(1)\n')
+    playground.reload()
+    expect(playground.get_by_test_id('editor')).to_contain_text('# my own work')
+
+
+def test_a_graph_over_the_limit_is_a_message_and_the_run_goes_on(playground):
+    type_program(playground, 'x = Value(0.0)\nfor _ in range(1500):\n    x = x + 1\ndraw_dot(x)\nprint("done")\n')
+    section = run(playground)
+    expect(section.locator('.message.warning')).to_contain_text('3,001 values, more than the 2,000')
+    expect(section).to_contain_text('done')
+    expect(graphs(section)).to_have_count(0)
+
+
+def test_a_big_graph_is_drawn(playground):
+    type_program(playground, 'x = Value(0.0)\nfor i in range(250):\n    x = x * 1.0 + i\nx.label = "end"\nx.backward()\ndraw_dot(x)\n')
+    section = run(playground)
+    expect(section.locator('.graph-size')).to_have_text('1,001 values')
+    expect(graphs(section).first).to_contain_text('end')
+    assert section.locator('svg g.node').count() == 1001 + 500
+
+
+def test_graph_tools_copy_dot_and_download_svg(playground, context):
+    context.grant_permissions(['clipboard-read', 'clipboard-write'])
+    type_program(playground, "draw_dot(Value(4.0, label='z'))\n")
+    section = run(playground)
+    section.get_by_role('button', name="Copy this graph's DOT source").click()
+    assert playground.evaluate('navigator.clipboard.readText()').startswith('digraph {')
+    with playground.expect_download() as download:
+        section.get_by_role('button', name='Download this graph as SVG').click()
+    assert download.value.suggested_filename == 'graph.svg'
+    assert '<svg' in open(download.value.path()).read()
+
+
+def test_run_pressed_while_python_loads_runs_once_it_is_ready(page, site_url):
+    page.goto(site_url)
+    expect(page.get_by_test_id('editor')).to_contain_text('x1 = Value(2.0')
+    assert page.get_by_test_id('status').get_attribute('data-state') == 'loading'
+    page.get_by_test_id('run').click()
+    expect(page.get_by_test_id('status')).to_contain_text('runs once')
+    section = page.get_by_test_id('output').locator('section.run')
+    expect(section.locator('svg')).to_contain_text('data 0.7071', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+
+
+def test_a_fatal_pyodide_error_restarts_python_and_keeps_the_page(playground):
+    # Freeing a 100,000-long chain of the learner's own objects exhausts Pyodide's stack: fatal for
+    # that interpreter, so the page must start a new one and say why.
+    type_program(playground, 'class Node:\n    def __init__(self, prev):\n        self.prev = prev\n\n'
+                             'print("before")\nx = None\nfor i in range(100_000):\n    x = Node(x)\ndel x\n')
+    playground.get_by_test_id('run').click()
+    expect(playground.get_by_test_id('output')).to_contain_text('Python ran out of stack and was restarted')
+    expect(playground.get_by_test_id('output')).to_contain_text('before')
+    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    type_program(playground, 'print("alive again")\n')
+    expect(run(playground).locator('pre.stdout')).to_have_text('alive again\n')
+
+
+def test_freeing_long_chains_of_values_is_not_fatal(playground):
+    # The learner's own objects above are fatal; scalargrad's values must never be, whatever the shape.
+    type_program(playground, """for shape in ('mul_add', 'add', 'tanh', 'square', 'right'):
+    x = Value(0.5)
+    for i in range(100_000):
+        x = (x * 1.0 + i if shape == 'mul_add' else x + 1.0 if shape == 'add' else x.tanh() if shape == 'tanh'
+             else x ** 2 if shape == 'square' else 1.0 + x)
+    del x
+    print('freed', shape)
+""")
+    expect(run(playground).locator('pre.stdout')).to_have_text(
+        'freed mul_add\nfreed add\nfreed tanh\nfreed square\nfreed right\n', timeout=RUN_TIMEOUT_MS)
+
+
+def test_micropip_loads_when_a_program_imports_it(playground):
+    type_program(playground, 'import asyncio, micropip  # not first in its line\nprint("installer", micropip.__name__)\n')
+    section = run(playground)
+    expect(section.locator('pre.stdout')).to_have_text('installer micropip\n')

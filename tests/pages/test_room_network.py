@@ -1,0 +1,310 @@
+"""The classroom on its real network: learners reach the teacher's laptop by a LAN name over plain HTTP, an
+origin that browsers do not treat as secure (no service worker, no cross-origin isolation, no brotli, no
+crypto.randomUUID). Chromium resolves conftest.LAN_HOST to this machine; every non-local request is blocked.
+
+What works there, what the page says when the room's server drops, and the two ways to the full experience:
+HTTPS with a certificate from an authority the device trusts, and a policy that treats the origin as secure.
+"""
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+
+import pytest
+import trustme
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from backprop_playground.classroom import Classroom
+from backprop_playground.server import make_server
+from support import LAN_HOST, STARTUP_TIMEOUT_MS, block_the_network, wait_until
+from support.course import EXERCISES
+from support.pages import cells, check, exercise, load_example, open_playground, press_run, run, saved, set_code, type_program
+from support.servers import NAME, RoomServer, board_cell, join
+
+pytestmark = pytest.mark.usefixtures('site')
+RUNTIME_FILES = ['pyodide/snapshot.bin', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip']
+# What a page can use on an origin that is not secure, and what it cannot (docs/classroom.md, "Classroom").
+INSECURE = {'isSecureContext': False, 'crossOriginIsolated': False, 'SharedArrayBuffer': 'undefined', 'serviceWorker': False,
+            'randomUUID': 'undefined', 'subtle': 'undefined', 'clipboard': 'undefined', 'CompressionStream': 'function',
+            'indexedDB': 'object', 'localStorage': 'object'}
+FEATURES = """({isSecureContext, crossOriginIsolated, SharedArrayBuffer: typeof SharedArrayBuffer,
+  serviceWorker: 'serviceWorker' in navigator, randomUUID: typeof crypto.randomUUID, subtle: typeof crypto.subtle,
+  clipboard: typeof navigator.clipboard, CompressionStream: typeof CompressionStream, indexedDB: typeof indexedDB,
+  localStorage: typeof localStorage})"""
+READY = "performance.getEntriesByName('python-ready')[0].detail"
+
+
+@pytest.fixture
+def lan_room(tmp_path):
+    server = RoomServer(tmp_path / 'room', LAN_HOST)
+    yield server
+    server.stop()
+
+
+def requested(page):
+    paths = []
+    page.on('request', lambda request: paths.append(request.url.split('/', 3)[3]))
+    return paths
+
+
+def test_the_main_page_on_a_lan_name_runs_draws_copies_and_says_why_stop_restarts(page, lan_site_url):
+    paths = requested(page)
+    open_playground(page, lan_site_url)
+    assert page.evaluate(FEATURES) == INSECURE
+    # The runtime came as one zstd file (no brotli here), not as its three largest files, and Python was
+    # restored from the snapshot in it.
+    assert page.evaluate(READY) | {'timings': None} == {'start': 'snapshot', 'packed': True, 'timings': None}
+    assert 'pyodide/runtime.zst' in paths and not set(RUNTIME_FILES) & set(paths), paths
+    load_example(page, 'neuron.py')
+    section = run(page)
+    expect(section.locator('svg')).to_contain_text('grad -1.5000')
+    button = section.get_by_role('button', name="Copy this graph's DOT source")
+    button.click()
+    expect(button).to_have_text('Copied')  # navigator.clipboard is missing: the copy command did it
+    page.get_by_test_id('share').click()
+    expect(page.get_by_test_id('share-panel')).to_contain_text('Link copied to the clipboard')
+    link = page.get_by_test_id('share-link').input_value()  # made with CompressionStream, which plain HTTP has
+    assert link.startswith(lan_site_url + '#code=')
+
+    type_program(page, "x = 1\nprint('looping')\nwhile True: pass")
+    page.get_by_test_id('run').click()
+    # Stop once the loop runs: the Stop of a running program (a Stop before the run is sent cancels it instead).
+    expect(page.get_by_test_id('output').locator('section.run').last).to_contain_text('looping', timeout=STARTUP_TIMEOUT_MS)
+    page.get_by_test_id('stop').click()
+    output = page.get_by_test_id('output')
+    expect(output).to_contain_text('Python was restarted (this page is served over plain HTTP from a network address')
+    type_program(page, "draw_dot(Value(2.0, label='again') * 3)")
+    expect(run(page).locator('svg')).to_contain_text('data 6.0000')
+    page.reload()  # the editor's text is kept in localStorage, which plain HTTP has
+    expect(page.get_by_test_id('editor')).to_contain_text("label='again'", timeout=STARTUP_TIMEOUT_MS)
+    page.goto(link)
+    expect(page.get_by_test_id('editor')).to_contain_text('o = n.tanh()', timeout=STARTUP_TIMEOUT_MS)
+    section = run(page)
+    section.get_by_role('button', name="Copy this graph's DOT source").click()
+    type_program(page, '# pasted')
+    page.keyboard.press('ControlOrMeta+a')
+    page.keyboard.press('ControlOrMeta+v')  # what the copy command copied is the graph's DOT
+    expect(page.get_by_test_id('editor')).to_contain_text('digraph')
+
+
+def test_a_first_visit_on_a_lan_name_sends_at_most_10_mb(page, tmp_path):
+    """The course and one Run, as a learner's first visit in a room: the bytes the server sent, bodies only."""
+    room = RoomServer(tmp_path / 'room', LAN_HOST)
+    try:
+        join(page, room.url)
+        check(exercise(page, 'mul-returns-value'), 'failed')
+        page.wait_for_timeout(1000)  # the graph worker's warm-up and the standby's start come after ready
+        sent = sum(room.server.sent.values())
+        assert 8e6 < sent <= 10e6, f"{sent / 1e6:.2f} MB: {room.server.sent.most_common(5)}"
+        assert room.server.times['/pyodide/runtime.zst'] >= 1 and room.server.times['/pyodide/snapshot.bin'] == 0
+    finally:
+        room.stop()
+
+
+def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli(page, site_url):
+    paths = requested(page)
+    open_playground(page, site_url)
+    assert page.evaluate(READY)['packed'] is False
+    assert set(RUNTIME_FILES) <= set(paths) and 'pyodide/runtime.zst' not in paths, paths
+
+
+def test_without_the_packed_runtime_the_files_come_one_by_one(page, context, lan_site_url):
+    context.route(re.compile(r'.*/runtime\.zst$'), lambda route: route.fulfill(status=404, body='gone'))
+    paths = requested(page)
+    open_playground(page, lan_site_url)
+    assert page.evaluate(READY) | {'timings': None} == {'start': 'snapshot', 'packed': False, 'timings': None}
+    assert set(RUNTIME_FILES) <= set(paths), paths
+    expect(run(page).locator('pre.stdout')).to_contain_text('0.7071')
+
+
+def test_every_page_works_on_a_lan_name_and_keeps_the_learners_work(page, context, lan_room, cors_origin):
+    url = lan_room.url
+    page.goto(url + 'article.html')
+    first = cells(page).first
+    expect(press_run(first).locator('pre.stdout')).to_contain_text('Value(data=')
+    assert page.evaluate('isSecureContext') is False
+
+    page.goto(url + 'embed.html#example=accumulation.py')
+    page.get_by_test_id('run').click()
+    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text('grad 2.0000', timeout=STARTUP_TIMEOUT_MS)
+
+    folder, notebooks = cors_origin
+    (folder / 'lan.ipynb').write_text('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", '
+                                      '"id": "c", "metadata": {}, "execution_count": null, "outputs": [], "source": "print(6 * 7)"}]}')
+    page.goto(f"{url}notebook.html#url={notebooks}lan.ipynb")
+    dialog = page.get_by_test_id('classroom-join')
+    dialog.get_by_test_id('student-name').fill(NAME)
+    dialog.get_by_test_id('join').click()
+    cell = cells(page).first
+    set_code(cell, 'print(6 * 7, "edited")')
+    page.get_by_test_id('run-all').click()
+    expect(cell.locator('pre.stdout')).to_have_text('42 edited\n', timeout=STARTUP_TIMEOUT_MS)
+    saved(page)
+    page.reload()  # the notebook is kept in IndexedDB, which plain HTTP has
+    expect(cells(page).first.locator('.cm-content')).to_have_text('print(6 * 7, "edited")', timeout=STARTUP_TIMEOUT_MS)
+
+    board = context.new_page()
+    board.goto(f"{url}teacher.html#token={lan_room.room.token}")
+    network = board.get_by_test_id('room-network')
+    expect(network).to_have_attribute('data-mode', 'plain-http', timeout=STARTUP_TIMEOUT_MS)
+    expect(network).to_contain_text('keep the tab open')
+    browsers = board.get_by_test_id('room-browsers')
+    expect(browsers).to_have_attribute('data-learners', '1', timeout=15_000)
+    assert [browsers.get_attribute(f'data-{name}') for name in ('secure', 'offline', 'interrupt')] == ['0', '0', '0']
+
+
+def leaving_asks_first(page):
+    """Whether a reload now asks first: the prompt is dismissed, so the page stays; without one it reloads.
+    Waits for whichever comes. (Playwright's page.close(run_before_unload=True) shows no prompt in headless
+    Chromium; a navigation does.)"""
+    prompts = []
+
+    def answer(dialog):
+        prompts.append(dialog.type)
+        dialog.dismiss()
+
+    page.on('dialog', answer)
+    page.evaluate('window.stayed = true; setTimeout(() => location.reload())')
+    deadline = time.monotonic() + STARTUP_TIMEOUT_MS / 1000
+    while not prompts and time.monotonic() < deadline:
+        try:
+            if page.evaluate('window.stayed') is None:
+                break  # the reload happened: a new document, without the marker
+        except PlaywrightError:
+            pass  # the document went away between two looks
+        page.wait_for_timeout(50)
+    page.remove_listener('dialog', answer)
+    page.wait_for_load_state()
+    assert page.evaluate('window.stayed === true') == bool(prompts), prompts
+    return prompts == ['beforeunload']
+
+
+def test_when_the_rooms_server_drops_the_open_page_keeps_working_and_says_so(page, context, lan_room):
+    join(page, lan_room.url)
+    box = exercise(page, 'mul-returns-value')
+    check(box, 'failed')
+    board = context.new_page()
+    board.goto(f"{lan_room.url}teacher.html#token={lan_room.room.token}")
+    expect(board_cell(board, 'mul-returns-value')).to_have_attribute('data-attempts', '1', timeout=10_000)
+    board.close()
+    # A standby Python is started in the background once Python is ready: Stop will swap it in.
+    wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", STARTUP_TIMEOUT_MS)
+
+    lan_room.stop()
+    notice = page.get_by_test_id('network-notice')
+    expect(notice).to_contain_text("Keep this tab open: your work is kept and will be sent when the room's network is back",
+                                   timeout=15_000)
+    # Python is in the page: checks, graphs and Stop go on without the server, and the result waits.
+    set_code(box, EXERCISES['mul-returns-value']['solution'])
+    check(box, 'passed')
+    expect(notice).to_have_attribute('data-waiting', '1')
+    expect(notice).to_contain_text('1 result waiting')
+    graph = page.locator('[data-testid="cell"]:not([data-testid="exercise"])').first  # the course's one plain cell
+    expect(press_run(graph).locator('svg')).to_contain_text('grad 2.0000')
+    set_code(graph, 'while True: pass')
+    graph.get_by_test_id('run').click()
+    expect(graph.get_by_test_id('status')).to_have_attribute('data-state', 'running')
+    graph.get_by_test_id('stop').click()
+    expect(graph.get_by_test_id('output')).to_contain_text('Python was restarted', timeout=15_000)
+    expect(graph.get_by_test_id('status')).to_have_attribute('data-state', 'ready')  # the standby took over
+    # A second Stop needs a Python the page cannot download now: it says so, and Retry works once it can.
+    graph.get_by_test_id('run').click()
+    expect(graph.get_by_test_id('status')).to_have_attribute('data-state', 'running')
+    graph.get_by_test_id('stop').click()
+    expect(graph.get_by_test_id('status')).to_have_attribute('data-state', 'error', timeout=STARTUP_TIMEOUT_MS)
+    expect(graph.get_by_test_id('status')).to_contain_text('Python could not start')
+    assert leaving_asks_first(page), 'leaving while the server is away must ask first'
+
+    lan_room.start()
+    expect(notice).to_have_count(0, timeout=15_000)
+    graph.get_by_test_id('retry').click()
+    set_code(graph, "print('back')")
+    expect(press_run(graph).locator('pre.stdout')).to_have_text('back\n')
+    board = context.new_page()
+    board.goto(f"{lan_room.url}teacher.html#token={lan_room.room.token}")
+    expect(board_cell(board, 'mul-returns-value')).to_have_attribute('data-state', 'passed', timeout=25_000)
+    board.close()
+    assert not leaving_asks_first(page), 'nothing waits and the server answers: no prompt'
+
+
+# The full experience: secure origin, service worker, isolation. Each test starts a browser of its own.
+
+def full_experience(browser, url, stop_server):
+    """Ready and isolated, Stop in place, then the site kept offline: a reload with the server gone comes back."""
+    context = browser.new_context(service_workers='allow')
+    attempts = block_the_network(context)
+    page = context.new_page()
+    open_playground(page, url)
+    assert page.evaluate('[isSecureContext, crossOriginIsolated, typeof SharedArrayBuffer]') == [True, True, 'function']
+    type_program(page, "x = 1\nprint('looping')\nwhile True: pass")
+    page.get_by_test_id('run').click()
+    # Stop once the loop runs: the Stop of a running program (a Stop before the run is sent cancels it instead).
+    expect(page.get_by_test_id('output').locator('section.run').last).to_contain_text('looping', timeout=STARTUP_TIMEOUT_MS)
+    page.get_by_test_id('stop').click()
+    expect(page.get_by_test_id('output').locator('section.run').last).to_contain_text('KeyboardInterrupt')
+    expect(page.get_by_test_id('output')).not_to_contain_text('restarted')
+    assert page.evaluate('navigator.serviceWorker.ready.then((r) => Boolean(r.active))') is True  # the precache is done
+    stop_server()
+    page.reload()
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    assert page.evaluate('Boolean(navigator.serviceWorker.controller)')
+    type_program(page, 'print(sum(range(10)))')
+    expect(run(page).locator('pre.stdout')).to_have_text('45\n')
+    context.close()
+    assert attempts == [], attempts
+
+
+def launch(playwright, launch_args, *extra, env=None):
+    args = {**launch_args, 'args': [*launch_args['args'], *extra]}
+    return playwright.chromium.launch(**args, **({'env': env} if env else {}))
+
+
+def test_https_with_an_authority_the_device_trusts_gives_the_full_experience(playwright, browser_type_launch_args, tmp_path):
+    if not shutil.which('certutil'):
+        pytest.skip('no certutil to make a browser trust an authority (apt-get install libnss3-tools)')
+    authority = trustme.CA()
+    certificate = authority.issue_cert(LAN_HOST)
+    cert, key = tmp_path / 'room.pem', tmp_path / 'room.key'
+    certificate.cert_chain_pems[0].write_to_path(cert)
+    certificate.private_key_pem.write_to_path(key)
+    # What a school's device installs: the authority, here in the NSS database Chromium reads on Linux.
+    home = tmp_path / 'home'
+    nssdb = home / '.pki' / 'nssdb'
+    nssdb.mkdir(parents=True)
+    authority.cert_pem.write_to_path(tmp_path / 'authority.pem')
+    subprocess.run(['certutil', '-N', '--empty-password', '-d', f'sql:{nssdb}'], check=True)
+    subprocess.run(['certutil', '-A', '-d', f'sql:{nssdb}', '-t', 'C,,', '-n', 'school', '-i', str(tmp_path / 'authority.pem')],
+                   check=True)
+    server = make_server(port=0, tls=(cert, key), room=Classroom(tmp_path / 'room', mode='https'))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    browser = launch(playwright, browser_type_launch_args, env={**os.environ, 'HOME': str(home)})
+    try:
+        full_experience(browser, f"https://{LAN_HOST}:{server.server_address[1]}/", lambda: (server.shutdown(), server.server_close()))
+    finally:
+        browser.close()
+
+
+def test_a_policy_that_treats_the_lan_origin_as_secure_gives_the_full_experience(playwright, browser_type_launch_args, tmp_path):
+    server = make_server(port=0, room=Classroom(tmp_path / 'room', mode='managed'))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://{LAN_HOST}:{server.server_address[1]}"
+    # The command-line twin of Chrome's OverrideSecurityRestrictionsOnInsecureOrigin policy.
+    browser = launch(playwright, browser_type_launch_args, f'--unsafely-treat-insecure-origin-as-secure={origin}')
+    try:
+        full_experience(browser, origin + '/', lambda: (server.shutdown(), server.server_close()))
+    finally:
+        browser.close()
+
+
+def test_a_server_that_goes_silent_is_noticed_as_one_that_refuses(page, context, lan_room):
+    """A laptop that sleeps or leaves the Wi-Fi does not refuse connections: its answers just never come."""
+    join(page, lan_room.url)
+    expect(page.get_by_test_id('network-notice')).to_have_count(0)
+    silent = []
+    context.route('**/classroom/presence', lambda route: silent.append(route))  # never answered
+    expect(page.get_by_test_id('network-notice')).to_contain_text('Keep this tab open', timeout=20_000)
+    context.unroute('**/classroom/presence')
+    expect(page.get_by_test_id('network-notice')).to_have_count(0, timeout=20_000)

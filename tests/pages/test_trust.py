@@ -1,0 +1,228 @@
+"""Trust end to end: one run cannot change the next, Python cannot forge the worker's messages, and every
+failure says what to do. Every non-local request is blocked (conftest.py)."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from support import STARTUP_TIMEOUT_MS
+from support.course import IDS
+from support.pages import check, exercise, open_playground, run, set_code, type_program
+
+pytestmark = pytest.mark.usefixtures('site')
+
+FRESH = 'A fresh Python runs this program'
+
+
+def run_program(page, code, expected_state='ready'):
+    # After a run that reached out, the next Python may still be restoring (a busy machine): wait for the
+    # last run's verdict, then for that Python.
+    page.evaluate('async () => { await window.playground.session.python.settled; }')
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', re.compile('ready|error'), timeout=STARTUP_TIMEOUT_MS)
+    type_program(page, code)
+    # A run that reached out ends with its Python: the status may show the next one loading at once.
+    return run(page, re.compile(f'{expected_state}|loading'))
+
+
+TIMER = '''import js
+from pyodide.ffi import create_proxy
+def tick():
+    js.ticks = js.ticks + 1
+js.ticks = 0
+js.setInterval(create_proxy(tick), 20)
+'''
+
+# (what a run does, what the next run prints when it was not changed by it)
+LATER_RUNS = {
+    'a timer set through js': (TIMER, 'import js, time\ntime.sleep(0.2)\nprint(getattr(js, "ticks", "no ticks"))', 'no ticks'),
+    'builtins.print replaced': ('import builtins\nbuiltins.print = lambda *args, **kwargs: None', 'print("printed")', 'printed'),
+    'Value.__add__ replaced': ('import scalargrad.engine as e\ne.Value.__add__ = lambda a, b: "hacked"',
+                               'print((Value(1.0) + Value(2.0)).data)', '3.0'),
+    "the playground's own functions replaced": (
+        'import playground_runtime.runner as p, playground_runtime.isolation as i\n'
+        'p.run = p.watch = p.Runner = None\ni.install = i.note = lambda *a: []', 'print(2 + 2)', '4'),
+    "a callback scheduled with pyodide.webloop's own function": (
+        'import builtins, pyodide.webloop as loop\nfrom pyodide.ffi import create_once_callable\n'
+        'def later():\n    builtins.print = lambda *args, **kwargs: None\n'
+        'loop.scheduleCallback(create_once_callable(later), 50)',
+        'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),
+    "Pyodide's internals reached through sys.modules": (
+        'import sys\napi = sys.modules["pyodide_js._api"]\napi.version = "hacked"', 'print("ran")', 'ran'),
+    "JavaScript run through a function's constructor": (
+        'import sys\npackages = sys.modules["pyodide._package_loader"].loadedPackages\n'
+        'try:\n    packages.constructor.constructor("return 1")()\nexcept Exception as e:\n    print(type(e).__name__)',
+        'print("ran")', 'ran'),
+    "the worker's postMessage replaced through js": (
+        'import js\nfrom pyodide.ffi import create_proxy\n'
+        'js.MessagePort.prototype.postMessage = create_proxy(lambda *args: None)',
+        'print("still printing")', 'still printing'),
+    "a timer through js found in sys.meta_path, by a property's descriptor": (
+        'import sys, builtins\nfrom pyodide.ffi import create_proxy, to_js\n'
+        'finder = [f for f in sys.meta_path if hasattr(f, "jsproxies")][0]\nscope = finder.jsproxies["js"]\n'
+        'Object = getattr(getattr(getattr(to_js([]).constructor, "__proto__"), "__proto__"), "constructor")\n'
+        'def later():\n    builtins.print = lambda *args, **kwargs: None\n'
+        'holder = scope\nwhile not Object.hasOwn(holder, "setTimeout"):  # on WorkerGlobalScope.prototype in Chromium\n'
+        '    holder = Object.getPrototypeOf(holder)\n'
+        'Object.getOwnPropertyDescriptor(holder, "setTimeout").value.call(None, create_proxy(later), 50)',
+        'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),
+    "JavaScript's Array.prototype changed from Python": (
+        'from pyodide.ffi import create_proxy, to_js\nto_js([]).constructor.prototype.includes = create_proxy(lambda *args: True)',
+        'from pyodide.ffi import to_js\nprint(to_js([1]).includes(2))', 'False'),
+    'a finalizer that waits for a later run': (
+        'class Ghost:\n    def __del__(self):\n        import sys\n        f = sys._getframe()\n'
+        '        while f is not None and f.f_code.co_filename != "<editor>":\n            f = f.f_back\n'
+        '        if f is not None:\n            f.f_globals["Value"] = lambda x: "forged"\n'
+        '        again = Ghost()\n        again.me = again\nghost = Ghost()\nghost.me = ghost',
+        'for i in range(20000):\n    x = [[] for _ in range(3)]\n    x[0].append(x)\nprint(Value(2.0).data)', '2.0'),
+    'a task left on the event loop': ('import asyncio\nasync def later():\n    await asyncio.sleep(0.05)\n'
+                                      '    import builtins\n    builtins.print = None\nasyncio.ensure_future(later())',
+                                      'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),
+}
+
+
+@pytest.mark.parametrize('first, second, expected', LATER_RUNS.values(), ids=LATER_RUNS.keys())
+def test_a_run_cannot_change_a_later_run(page, site_url, first, second, expected):
+    open_playground(page, site_url)
+    done = run_program(page, first)
+    expect(done.locator('.message.error')).to_have_count(0)  # it did what it set out to do
+    section = run_program(page, second)
+    expect(section.locator('pre.stdout')).to_have_text(expected + '\n')
+    expect(section.locator('.notice')).to_contain_text(FRESH)
+
+
+LATE_FETCH = '''import js
+from pyodide.ffi import create_proxy
+def later():
+    js.fetch("late-callback-ran")
+js.fetch("index.html")
+js.setTimeout(create_proxy(later), 0)
+print("asked")
+'''
+
+
+def test_a_timer_of_a_run_never_fires_after_it(page, site_url):
+    requests = []
+    page.on('request', lambda request: requests.append(request.url))
+    open_playground(page, site_url)
+    run_program(page, LATE_FETCH)
+    run_program(page, 'print("next")')
+    page.wait_for_timeout(500)
+    assert any(url.endswith('/index.html') for url in requests), 'the run did not fetch at all'
+    assert not any('late-callback-ran' in url for url in requests), 'the callback ran after its run ended'
+
+
+def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
+    # python-worker.js runs a small program of its own after ready, and output-list.js lays out a graph card
+    # unseen: neither may show, leave a name behind, or cost the page its Python.
+    open_playground(page, site_url)
+    page.wait_for_timeout(500)  # the warm-up's drawing and the card's rehearsal are done by now
+    section = run_program(page, "print([n for n in ('a', 'b', 'c') if n in globals()])\nprint(Value(1.5).grad)")
+    expect(section.locator('pre.stdout')).to_have_text('[]\n0.0\n')
+    expect(section).not_to_contain_text(FRESH)
+    output = page.get_by_test_id('output')
+    expect(output.locator('section.run')).to_have_count(1)
+    expect(output.locator('.graph-card')).to_have_count(0)
+
+
+def test_ordinary_runs_keep_their_python(page, site_url):
+    open_playground(page, site_url)
+    for code in ['import fractions\nprint(fractions.Fraction(1, 3))', 'import random\nrandom.seed(1)\nprint(1)',
+                 'class V:\n    n = 0\nV.n += 1\nprint(V.n)']:
+        section = run_program(page, code)
+        expect(section.locator('pre.stdout')).to_be_visible()
+        expect(section).not_to_contain_text(FRESH)
+
+
+FORGED_DONE = '''import js, time
+for i in range(1, 400):
+    js.postMessage(js.JSON.parse('{"type": "done", "id": %d, "result": {"status": "ok"}}' % i))
+    js.postMessage(js.JSON.parse('{"type": "output", "id": %d, "event": {"type": "stdout", "text": "forged\\\\n"}}' % i))
+time.sleep(1.5)
+print("the real end")
+'''
+
+
+def test_messages_that_python_posts_are_not_taken_as_the_workers(page, site_url):
+    open_playground(page, site_url)
+    type_program(page, FORGED_DONE)
+    page.get_by_test_id('run').click()
+    status = page.get_by_test_id('status')
+    expect(status).to_have_attribute('data-state', 'running')
+    page.wait_for_timeout(800)  # the forged "done" messages have all been posted by now
+    expect(status).to_have_attribute('data-state', 'running')
+    expect(status).not_to_have_attribute('data-state', 'running', timeout=STARTUP_TIMEOUT_MS)
+    section = page.get_by_test_id('output').locator('section.run').last
+    expect(section.locator('pre.stdout')).to_have_text('the real end\n')
+    expect(section).not_to_contain_text('forged')
+
+
+FORGED_PASS = '''import js
+for i in range(1, 400):
+    js.postMessage(js.JSON.parse('{"type": "done", "id": %d, "result": {"status": "ok", "check": '
+                                 '{"status": "passed", "message": "All checks passed."}}}' % i))
+'''
+
+
+def test_an_exercise_cannot_be_passed_by_a_forged_message(page, site_url):
+    page.goto(site_url + 'course.html')
+    box = exercise(page, IDS[0])
+    starter = box.get_by_test_id('editor').locator('.cm-content').inner_text()
+    set_code(box, starter + '\n' + FORGED_PASS)
+    # The program used `js`, so a fresh Python may still be restoring when the verdict shows.
+    check(box, 'failed', status=re.compile('ready|loading'))
+
+
+def test_deep_recursion_with_a_raised_limit_is_named_and_the_page_recovers(page, site_url):
+    open_playground(page, site_url)
+    section = run_program(page, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)', 'error')
+    expect(section).to_contain_text('RecursionError')
+    expect(section).to_contain_text('at most 100,000 nested calls')
+    expect(run_program(page, 'print("after")').locator('pre.stdout')).to_have_text('after\n')
+
+
+def test_a_runtime_that_cannot_be_downloaded_says_so_and_retry_starts_it(page, site_url):
+    page.route('**/pyodide.asm.wasm', lambda route: route.abort())
+    page.goto(site_url)
+    status = page.get_by_test_id('status')
+    expect(status).to_have_attribute('data-state', 'error', timeout=STARTUP_TIMEOUT_MS)
+    expect(status).to_contain_text('pyodide.asm.wasm')
+    expect(status).to_contain_text('Retry')
+    page.unroute('**/pyodide.asm.wasm')
+    page.get_by_test_id('retry').click()
+    expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('retry')).to_be_hidden()
+
+
+def test_a_browser_without_webassembly_is_told(page, site_url):
+    page.add_init_script('delete globalThis.WebAssembly')
+    page.goto(site_url)
+    status = page.get_by_test_id('status')
+    expect(status).to_have_attribute('data-state', 'error', timeout=STARTUP_TIMEOUT_MS)
+    expect(status).to_contain_text('cannot run WebAssembly')
+    expect(page.get_by_test_id('retry')).to_be_hidden()
+
+
+def test_a_sandboxed_iframe_without_allow_same_origin_says_why(page, site_url, other_origin):
+    folder, url = other_origin
+    (folder / 'sandboxed.html').write_text(
+        f'<!doctype html><meta charset="utf-8"><iframe id="cell" sandbox="allow-scripts" '
+        f'src="{site_url}embed.html#example=neuron.py" style="width: 700px; height: 300px"></iframe>')
+    page.goto(url + 'sandboxed.html')
+    frame = page.frame_locator('#cell')
+    frame.get_by_test_id('run').click()
+    status = frame.get_by_test_id('status')
+    expect(status).to_have_attribute('data-state', 'error', timeout=STARTUP_TIMEOUT_MS)
+    expect(status).to_contain_text(re.compile('sandbox.*allow-same-origin'))
+
+
+def test_live_objects_stay_flat_over_thirty_runs(page, site_url):
+    """Python's live objects stay within 5% over 30 runs of a 6,000-value program with Clear between them."""
+    open_playground(page, site_url)
+    program = 'x = Value(1.0)\ny = x\nfor i in range(3000):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n'
+    counts = []
+    for i in range(30):
+        run_program(page, program + ('import gc\ngc.collect()\nprint(len(gc.get_objects()))' if i in (4, 29) else ''))
+        if i in (4, 29):
+            counts.append(int(page.get_by_test_id('output').locator('section.run').last.locator('pre.stdout').inner_text()))
+        page.get_by_test_id('clear').click()
+    assert counts[1] <= counts[0] * 1.05, counts

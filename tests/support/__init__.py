@@ -1,0 +1,53 @@
+"""What the tests share: the checkout's places, the timeouts, the classroom's LAN name, and small helpers.
+Fixtures are in tests/conftest.py; page helpers in pages.py, servers in servers.py; the course, the
+assignment and the learners' own Value classes in modules of their own. A test file imports from here,
+never from another test file. This module imports nothing of the project: the engine's tests import it
+inside Pyodide too (runtime/test_in_pyodide.py)."""
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTUP_TIMEOUT_MS = 90_000  # boot of Pyodide on a slow, busy machine
+RUN_TIMEOUT_MS = 60_000
+# A classroom's laptop as learners reach it: a name on the room's network, over plain HTTP, which browsers do
+# not treat as secure (127.0.0.1 and localhost they do). Chromium resolves it to this machine through a
+# host-resolver rule (conftest.browser_type_launch_args), Firefox through network.dns.localDomains, WebKit
+# through the tests' relaying proxy (engines/smoke_cases.py).
+LAN_HOST = 'classroom.lan'
+LOCAL_HOSTS = {'127.0.0.1', 'localhost', LAN_HOST}
+
+# The service worker fetches and hashes the whole build (55 MB) after ready: about 1.4 s of CPU per fresh
+# page here, which every other test on the machine pays for. Chromium pages run without it; the tests of
+# offline use, the second visit and what the worker sends ask for it with this mark (WebKit and Firefox
+# always have it). A first visit's page is never controlled by the worker, so nothing else depends on it.
+SERVICE_WORKER = pytest.mark.browser_context_args(service_workers='allow')
+
+
+def block_the_network(context):
+    """Blocks every request of a Playwright context that leaves this machine; returns those it tried."""
+    attempts = []
+
+    def route(route):
+        if urlparse(route.request.url).hostname in LOCAL_HOSTS or route.request.url.startswith(('data:', 'blob:', 'file:')):
+            route.continue_()
+        else:
+            attempts.append(route.request.url)
+            route.abort()
+
+    context.route('**/*', route)
+    context.set_default_timeout(RUN_TIMEOUT_MS)
+    return attempts
+
+
+def wait_until(page, expression, timeout_ms=30_000):
+    """page.wait_for_function, without its polling: when the first check fails, Playwright polls with
+    eval() inside the page, which the playground's Content-Security-Policy refuses (EvalError). Each
+    page.evaluate here is DevTools' own evaluation, which the policy does not govern."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_ms} ms waiting for {expression}")
+        page.wait_for_timeout(50)

@@ -1,0 +1,144 @@
+// room.html: what the room's teacher hands out (DIR/release/ASSIGNMENT/FILE on their laptop), each file with
+// its state for this learner: new, started (worked on in this browser), handed in, or with feedback. A
+// notebook or a lesson opens in notebook.html, kept in this browser like any other; the teacher's feedback
+// is fetched with this learner's key and shown in a sandboxed frame, where none of its scripts run.
+import { button, byTestId, element } from "../dom/element.js";
+import { loadNotebook } from "../notebook/stored-notebooks.js";
+import { joinClassroom } from "../room/classroom.js";
+import { startHandIns } from "../room/hand-in.js";
+
+const HANDOUTS = "classroom/handouts";
+const POLL_MS = 10_000;
+const OPENS = /\.(ipynb|md|markdown)$/i; // what notebook.html opens; other files (data) are downloaded
+const LABEL = { new: "New", started: "Started", waiting: "Waiting to be sent", "handed-in": "Handed in", feedback: "Feedback" };
+
+const message = byTestId("room-message");
+const list = byTestId("handouts");
+const feedback = byTestId("feedback");
+const frame = byTestId("feedback-frame");
+const items = new Map(); // "ASSIGNMENT/FILE" -> its <li>
+
+function say(text, kind = "notice") {
+  message.textContent = text;
+  message.dataset.kind = kind;
+}
+
+async function start() {
+  const learner = await joinClassroom();
+  if (!learner) {
+    say("This page lists the work a classroom hands out. It shows it when it comes from the teacher's laptop " +
+      "(build.py serve --classroom DIR): open the address your teacher gives, then room.html.", "error");
+    return;
+  }
+  byTestId("feedback-close").addEventListener("click", () => {
+    feedback.hidden = true;
+    frame.srcdoc = "";
+  });
+  // Hand-ins left waiting (the server was away when Hand in was pressed) are sent from here too.
+  const handIns = startHandIns();
+  handIns.onChange = () => refresh(learner, handIns);
+  const poll = async () => {
+    await refresh(learner, handIns);
+    setTimeout(poll, POLL_MS);
+  };
+  poll();
+}
+
+async function refresh(learner, handIns) {
+  let room;
+  try {
+    const response = await fetch(HANDOUTS, { headers: { "X-Learner-Key": learner.key }, cache: "no-store" });
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    room = await response.json();
+  } catch (error) {
+    say(`Could not reach the classroom's server (${error.message}); trying again…`, "error");
+    return;
+  }
+  const files = room.handouts.flatMap(({ assignment, files }) => files.map((file) => ({ assignment, file })));
+  say(files.length
+    ? `${count(room.handouts.length, "assignment")} from your teacher. Open one to work on it; Hand in sends it back.`
+    : "Nothing is handed out yet: your teacher puts the work in the room's release/ folder, and it shows here.");
+  const shown = new Set();
+  for (const { assignment, file } of files) {
+    const id = `${assignment}/${file}`;
+    shown.add(id);
+    const item = items.get(id) ?? listed(assignment, file, learner);
+    items.set(id, item);
+    await showState(item, id, room.mine, handIns.unsent.has(id));
+  }
+  for (const [id, item] of items) {
+    if (shown.has(id)) continue;
+    item.remove();
+    items.delete(id);
+  }
+  for (const section of list.querySelectorAll("section")) section.hidden = !section.querySelector("li");
+}
+
+/** The <li> of one handed-out file, under its assignment's heading. */
+function listed(assignment, file, learner) {
+  let section = [...list.children].find((one) => one.dataset.assignment === assignment);
+  if (!section) {
+    section = element("section");
+    section.dataset.assignment = assignment;
+    section.append(element("h2", "", assignment), element("ul"));
+    const after = [...list.children].find((one) => one.dataset.assignment > assignment);
+    list.insertBefore(section, after ?? null);
+  }
+  const item = element("li", "handout");
+  Object.assign(item.dataset, { testid: "handout", assignment, file });
+  const address = `classroom/release/${[assignment, ...file.split("/")].map(encodeURIComponent).join("/")}`;
+  item.dataset.url = new URL(address, location.href).href;
+  const open = element("a", "open", OPENS.test(file) ? "Open" : "Download");
+  open.dataset.testid = "handout-open";
+  if (OPENS.test(file)) open.href = `notebook.html#${new URLSearchParams({ url: address })}`;
+  else Object.assign(open, { href: address, download: file.split("/").pop() });
+  const see = button("See feedback", { testid: "feedback-link", onClick: () => showFeedback(item, learner) });
+  see.hidden = true;
+  item.append(element("span", "handout-name", file), element("span", "handout-state"), open, see);
+  const ul = section.querySelector("ul");
+  ul.insertBefore(item, [...ul.children].find((one) => one.dataset.file > file) ?? null);
+  return item;
+}
+
+async function showState(item, id, mine, waiting) {
+  let state = "new";
+  if (waiting) state = "waiting";
+  else if (mine.feedback[id]) state = "feedback";
+  else if (mine.handed_in[id]) state = "handed-in";
+  else if (OPENS.test(item.dataset.file)) {
+    const kept = await loadNotebook(`url:${item.dataset.url}`).catch(() => null); // storage blocked: "new"
+    if (kept?.touched) state = "started";
+  }
+  item.dataset.state = state;
+  item.dataset.feedback = mine.feedback[id] ?? "";
+  const at = mine.handed_in[id];
+  item.querySelector(".handout-state").textContent = at && state !== "started" && state !== "waiting" ? `${LABEL[state]} · ${clock(at)}` : LABEL[state];
+  item.querySelector('[data-testid="feedback-link"]').hidden = state !== "feedback";
+}
+
+async function showFeedback(item, learner) {
+  const { assignment, feedback: name } = item.dataset;
+  const address = `classroom/feedback/${encodeURIComponent(assignment)}/${encodeURIComponent(name)}`;
+  let html;
+  try {
+    const response = await fetch(address, { headers: { "X-Learner-Key": learner.key }, cache: "no-store" });
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    html = await response.text();
+  } catch (error) {
+    say(`Your feedback could not be fetched (${error.message}).`, "error");
+    return;
+  }
+  feedback.querySelector("h2").textContent = `Feedback on ${assignment}/${item.dataset.file}`;
+  frame.srcdoc = html;
+  feedback.hidden = false;
+  feedback.scrollIntoView({ block: "start" });
+}
+
+function clock(at) {
+  const time = new Date(at);
+  return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+start();

@@ -1,0 +1,217 @@
+// The chain-rule arithmetic of one value, in words and numbers, from an explain model (explain-model.js):
+// how its data was made from its operands, and its grad as the sum over its uses of the local derivative
+// times the user's grad. Text only: names are the program's labels, shown with textContent.
+import { element } from "../dom/element.js";
+
+export const number = (x) => (x === null || x === undefined ? "nan" : Number(x).toFixed(4));
+// Local derivatives that are always whole numbers are written as such: (1)(4.0000), not (1.0000)(4.0000).
+const WHOLE = new Set(["+", "-", "neg", "relu", "ReLU", "max"]);
+const local = (op, x) => (x === null ? "?" : WHOLE.has(op) && Number.isInteger(x) ? String(x) : number(x));
+const ORDINAL = ["1st", "2nd", "3rd"];
+const ordinal = (k) => ORDINAL[k] ?? `${k + 1}th`;
+const FUNCTIONS = { tanh: "tanh", exp: "exp", log: "log", relu: "relu", ReLU: "relu", sigmoid: "σ", gelu: "gelu" };
+export const KNOWN_OPS = "+ − × / ** neg exp log tanh relu sigmoid";
+
+/** `a.data × b.data` for the op of value i, with `f(k)` giving operand k's text (a name or a number). */
+function formula(op, count, f) {
+  if (op === "+") return Array.from({ length: count }, (_, k) => f(k)).join(" + ");
+  if (op === "*") return Array.from({ length: count }, (_, k) => f(k)).join(" × ");
+  if (op === "-") return count === 2 ? `${f(0)} − ${f(1)}` : `−${f(0)}`;
+  if (op === "neg") return `−${f(0)}`;
+  if (op === "/") return `${f(0)} / ${f(1)}`;
+  if (op === "**") return `${f(0)} ** ${f(1)}`;
+  if (op.startsWith("**")) return `${f(0)} ** ${op.slice(2)}`;
+  if (op === "max") return `max(${f(0)}, ${f(1)})`;
+  return `${FUNCTIONS[op] ?? op}(${f(0)})`;
+}
+
+/** The local derivative d user / d operand k as a rule in the operands' names: `b.data`, `1 − e.data²`. */
+function rule(model, user, k) {
+  const op = model.ops[user];
+  const names = model.args[user].map((j) => `${model.names[j]}.data`);
+  const out = `${model.names[user]}.data`;
+  switch (op) {
+    case "+": return "1";
+    case "*": return names.filter((_, m) => m !== k).join(" × ") || "1";
+    case "-": return names.length === 2 && k === 1 ? "−1" : names.length === 2 ? "1" : "−1";
+    case "neg": return "−1";
+    case "/": return k === 0 ? `1 / ${names[1]}` : `−${names[0]} / ${names[1]}²`;
+    case "**": return k === 0 ? `${names[1]} · ${names[0]} ** (${names[1]} − 1)` : `${out} · ln(${names[0]})`;
+    case "tanh": return `1 − ${out}²`;
+    case "exp": return out;
+    case "log": return `1 / ${names[0]}`;
+    case "relu": case "ReLU": return `1 if ${out} > 0, else 0`;
+    case "sigmoid": return `${out} · (1 − ${out})`;
+    case "gelu": return `Φ(${names[0]}) + ${names[0]} · φ(${names[0]})`;
+    case "max": return k === 0 ? `1 if ${names[0]} ≥ ${names[1]}, else 0` : `1 if ${names[1]} > ${names[0]}, else 0`;
+    default:
+      if (op.startsWith("**")) {
+        const power = Number(op.slice(2));
+        return `${op.slice(2)} · ${names[0]} ** ${Number.isFinite(power) ? String(power - 1) : `(${op.slice(2)} − 1)`}`;
+      }
+      return "?";
+  }
+}
+
+const partial = (model, user, i, k) => {
+  const twice = model.args[user].filter((j) => j === i).length > 1;
+  return `∂${model.names[user]}/∂${model.names[i]}${twice ? ` (${ordinal(k)} operand)` : ""}`;
+};
+
+/** Why value i's arithmetic is not shown, or null. */
+function whyNot(model, i) {
+  const why = model.why.get(i);
+  if (!why) return null;
+  const name = model.names[i];
+  if (why.kind === "no-op") return `${name} has children but no _op, so how it was made is not known: its arithmetic is not shown.`;
+  if (why.kind === "unknown-op") {
+    return `${name} was made by the op "${why.op}", which this explanation does not know (it knows ${KNOWN_OPS}), so its arithmetic is not shown.`;
+  }
+  if (why.kind === "not-numbers") return `${name}'s data, or its operands', are not plain numbers: its arithmetic is not shown.`;
+  return `${name}'s op is ${why.op}, but ${why.op} of its children's data does not give its data (${number(model.data[i])}): ` +
+    "was its data changed after it was computed, or is one of its inputs missing from _prev?";
+}
+
+/** The forward paragraph of value i. */
+function forward(model, i) {
+  const name = model.names[i];
+  if (model.args[i] === null) return `${name} is an input: its data, ${number(model.data[i])}, was given, not computed.`;
+  const not = whyNot(model, i);
+  if (not) return not;
+  const { args, ops, data } = model;
+  const op = ops[i];
+  return `${name}.data = ${formula(op, args[i].length, (k) => `${model.names[args[i][k]]}.data`)} = ` +
+    `${formula(op, args[i].length, (k) => number(data[args[i][k]]))} = ${number(data[i])}`;
+}
+
+/** One term per use of value i: {text, state, user}. */
+function terms(model, i) {
+  const verdict = model.verdicts.get(i);
+  const marked = new Set(verdict?.uses ?? []);
+  return model.uses[i].map(([user, k], u) => {
+    const d = model.local[user]?.[k] ?? null;
+    const g = model.grad[user];
+    const head = `${partial(model, user, i, k)} · ${model.names[user]}.grad`;
+    if (d === null) {
+      const reason = model.why.get(user) ? `${model.names[user]}'s arithmetic is not known` : "its local derivative is not a number";
+      return { text: `${head}: not known (${reason})`, state: "unknown", user };
+    }
+    const op = model.ops[user];
+    const made = `${model.names[user]} = ${formula(op, model.args[user].length, (m) => model.names[model.args[user][m]])}`;
+    const symbolic = rule(model, user, k);
+    const detail = `${made}, so ${partial(model, user, i, k)} = ${symbolic}${symbolic === local(op, d) ? "" : ` = ${local(op, d)}`}`;
+    return { text: `${head} = (${local(op, d)})(${number(g)}) = ${number(d * g)}`, detail, state: marked.has(u) ? "mismatch" : "ok", user, product: d * g, d, g };
+  });
+}
+
+/** The backward part of value i: {sum (a paragraph's text), terms, verdict (text or null), state}. */
+function backward(model, i) {
+  const name = model.names[i];
+  if (!model.hasGrad[i]) return { sum: `${name} has no grad.`, terms: [], verdict: null, state: "none" };
+  const held = model.grad[i];
+  if (i === model.n - 1) {
+    const seed = held === 1 ? `${name}.grad = 1.0000: the seed. ${name} is the output of this graph, and backward() starts by setting its grad to 1 (∂${name}/∂${name} = 1).`
+      : held === 0 ? `${name}.grad = 0.0000: ${name} is the output of this graph, and no backward pass has set its seed yet (backward() sets it to 1).`
+        : `${name}.grad = ${number(held)}: ${name} is the output of this drawing; its grad is where backward starts here (backward() sets the grad of the value it is called on to 1).`;
+    return { sum: seed, terms: [{ text: seed, state: "seed" }], verdict: null, state: "seed" };
+  }
+  const list = terms(model, i);
+  const heads = model.uses[i].map(([user, k]) => `${partial(model, user, i, k)} · ${model.names[user]}.grad`).join(" + ");
+  if (list.some((t) => t.state === "unknown")) {
+    return { sum: `${name}.grad = ${heads}: the sum is not shown, since one of its terms is not known. ${name}.grad holds ${number(held)}.`, terms: list, verdict: null, state: "unknown" };
+  }
+  const total = list.reduce((s, t) => s + t.product, 0);
+  const numbers = list.map((t) => `(${local(model.ops[t.user], t.d)})(${number(t.g)})`).join(" + ");
+  const verdict = model.verdicts.get(i);
+  const sum = `${name}.grad = ${heads} = ${numbers} = ${number(total)}${verdict ? `, but ${name}.grad holds ${number(held)}` : ""}`;
+  return { sum, terms: list, verdict: verdict ? says(model, i, verdict, list, total) : null, state: verdict ? "mismatch" : "ok" };
+}
+
+/** The verdict in plain words. */
+function says(model, i, verdict, list, total) {
+  const name = model.names[i];
+  const held = number(model.grad[i]);
+  const use = (u) => {
+    const [user, k] = model.uses[i][u];
+    const twice = model.args[user].filter((j) => j === i).length > 1;
+    return `its ${ordinal(u)} use (${model.names[user]}${twice ? `, as its ${ordinal(k)} operand` : ""}, which sends ${number(list[u].product)})`;
+  };
+  const count = model.uses[i].length;
+  if (verdict.kind === "missing") {
+    if (verdict.uses.length === count) {
+      return `✗ No use's contribution reached ${name}.grad (it holds ${held}; its uses send ${number(total)}): ` +
+        `was each _backward above ${name} called after its user's grad was set?`;
+    }
+    const missing = verdict.uses.map(use);
+    const plural = missing.length > 1;
+    return `✗ ${name}.grad holds ${held}, but its ${count} uses add up to ${number(total)}: the contribution${plural ? "s" : ""} of ` +
+      `${missing.join(" and of ")} ${plural ? "are" : "is"} missing. A value used more than once gets a contribution from each use, ` +
+      "added up: does every _backward add to the grads with +=? An = keeps only the last contribution.";
+  }
+  if (verdict.kind === "repeated") {
+    return `✗ ${name}.grad holds ${held}, ${verdict.times} times what its uses add up to (${number(total)}): were the grads zeroed ` +
+      "before backward() ran again? Grads keep adding up across backward() calls until they are set back to 0.";
+  }
+  // A leaf's grad may also hold what an earlier backward() added: leaves keep adding up until zeroed.
+  const earlier = model.args[i] === null ? `, or ${name}.grad still holds what an earlier backward() added (grads add up until they are zeroed)` : "";
+  if (verdict.kind === "wrong") {
+    return `✗ ${name}.grad holds ${held}, but ${use(0).replace("its 1st use", "its one use")}: either ${model.names[model.uses[i][0][0]]}'s ` +
+      `_backward gives ${name} the wrong amount${earlier}, or ${name} is also used outside this drawing.`;
+  }
+  return `✗ ${name}.grad holds ${held}, but its uses add up to ${number(total)}, and no set of their contributions gives ${held}: ` +
+    `one of them is wrong${earlier}, or ${name} is also used outside this drawing.`;
+}
+
+/**
+ * The explanation of value i as elements: a heading, the forward paragraph, the sum, one `grad-term`
+ * item per use (the output's seed as one), and the verdict. `go(j)` shows value j's (a link's target).
+ */
+export function explanationOf(model, i, { go, headingLevel = "h3" } = {}) {
+  const box = element("div", "explain-body");
+  const name = model.names[i];
+  const label = model.labels[i];
+  const title = element(headingLevel, "explain-title", label && label !== name ? `${name} (label “${label}”)` : label ? name : `${name}, a value without a label`);
+  title.tabIndex = -1;
+  box.append(title, element("p", "explain-values", `data ${number(model.data[i])} · grad ${model.hasGrad[i] ? number(model.grad[i]) : "none"}`));
+  box.append(element("h4", "explain-part", "Forward: how its data was made"), element("p", "explain-forward", forward(model, i)));
+  if (go && model.args[i]?.length) box.append(links("Its operands:", [...new Set(model.args[i])], model, go));
+  const back = backward(model, i);
+  box.dataset.state = back.state;
+  box.append(element("h4", "explain-part", "Backward: where its grad comes from"), element("p", "explain-sum", back.sum));
+  const list = element("ul", "explain-terms");
+  list.setAttribute("aria-label", back.state === "seed" ? "The seed" : `${name}'s grad, one term per use`);
+  for (const term of back.terms) {
+    const item = element("li", "explain-term", term.text);
+    if (term.detail) item.append(element("span", "explain-detail", term.detail));
+    item.dataset.testid = "grad-term";
+    item.dataset.state = term.state;
+    if (term.state === "seed") item.dataset.kind = "seed";
+    if (term.state === "mismatch") item.prepend(element("strong", "explain-flag", "✗ "));
+    list.append(item);
+  }
+  if (back.terms.length) box.append(list);
+  if (go && model.uses[i].length) box.append(links("Its users:", [...new Set(model.uses[i].map(([user]) => user))], model, go));
+  if (back.verdict) {
+    const verdict = element("p", "explain-verdict", back.verdict);
+    verdict.dataset.state = "mismatch";
+    box.append(verdict);
+  }
+  return box;
+}
+
+function links(caption, indices, model, go) {
+  const line = element("p", "explain-links", caption);
+  for (const j of indices) {
+    const b = element("button", "graph-button explain-link", model.names[j]);
+    b.type = "button";
+    b.title = `Explain ${model.names[j]}`;
+    b.setAttribute("aria-label", `Explain ${model.names[j]}`);
+    b.addEventListener("click", () => go(j));
+    line.append(" ", b);
+  }
+  return line;
+}
+
+/** A short line for a value in a list (a neuron's values): `w1 · data 0.2000 · grad -0.1000`. */
+export const summaryOf = (model, i) =>
+  `${model.names[i]}${model.ops[i] ? ` (${model.ops[i]})` : ""} · data ${number(model.data[i])} · grad ${model.hasGrad[i] ? number(model.grad[i]) : "none"}`;

@@ -1,0 +1,256 @@
+// Your own data on a decision-boundary chart: a click adds a point of the selected class, a right-click (or
+// Delete) removes the nearest, CSV pasted or dropped replaces them all (a bad line is named and nothing
+// changes), and a click on a point chooses that example: its graph, forwarded alone through the chart's
+// model. The points live in the cell's PointStore (cell/points.js): the next Run trains on them through
+// scalargrad.datasets.points(). The keyboard moves a cursor over the chart with the arrow keys.
+import { element } from "../dom/element.js";
+import { parseCsv, pointsCsv } from "../cell/points.js";
+import { button } from "./graph-view.js";
+
+const NEAR = 7; // pixels: a click this close to a point chooses it
+const LABELS = { 1: "class 1 (blue)", 0: "class 0 (red)" };
+
+/**
+ * The editing tools of one boundary chart's card. `redraw()` draws the chart again (with shown(event)'s
+ * points); `onExample(spec)` forwards one example. Returns {shown(event)}: the event with the points to draw.
+ */
+export function pointEditor({ card, plot, store, redraw, onExample }) {
+  let event = null; // the latest boundary event
+  let edited = false; // changed since that event: the chart shows the store's points
+  let label = 1;
+  let cursor = null; // [x, y] in data coordinates, for the keyboard
+
+  const tools = element("div", "point-tools");
+  tools.dataset.testid = "point-tools";
+  const classes = element("div", "point-classes");
+  classes.setAttribute("role", "radiogroup");
+  classes.setAttribute("aria-label", "Class of the points you add");
+  const radios = [1, 0].map((value) => {
+    const b = button(LABELS[value], `Add points of ${LABELS[value]}`, () => choose(value));
+    b.setAttribute("role", "radio");
+    b.dataset.testid = "point-class";
+    b.dataset.label = String(value);
+    b.classList.add(`point-class-${value}`);
+    return b;
+  });
+  classes.append(element("span", "point-caption", "Add:"), ...radios);
+  const csvToggle = button("Paste CSV…", "Paste CSV… or drop a file: x,y,label on each line", () => toggleCsv());
+  csvToggle.dataset.testid = "points-paste";
+  const clear = button("Clear my points", "Clear my points: points() gives the moons again", () => {
+    store.set(null);
+    edited = true;
+    say("No points of your own: the next Run's points() gives the moons. Click the chart to add points.");
+    redraw();
+  });
+  clear.dataset.testid = "points-clear";
+  const csvBox = element("div", "points-csv");
+  csvBox.hidden = true;
+  const csv = element("textarea", "points-csv-text");
+  Object.assign(csv, { rows: 5, spellcheck: false });
+  csv.dataset.testid = "points-csv";
+  csv.setAttribute("aria-label", "Points as CSV: x,y,label on each line, the label 0 or 1");
+  const load = button("Use these points", "Use these points: they replace yours", () => fromCsv(csv.value));
+  load.dataset.testid = "points-load";
+  csvBox.append(csv, load);
+  const message = element("p", "points-message");
+  message.dataset.testid = "points-message";
+  message.setAttribute("role", "status");
+  const hint = element("p", "points-hint", "Click the chart to add a point, click a point to see its graph, right-click to remove the nearest. " +
+    "Keyboard: arrows move the cursor, Enter adds, Delete removes, E shows the example, 1 and 0 pick the class.");
+  hint.id = `points-hint-${Math.random().toString(36).slice(2)}`;
+  tools.append(classes, csvToggle, clear, csvBox, message, hint);
+  card.append(tools);
+
+  plot.tabIndex = 0;
+  plot.setAttribute("role", "application");
+  plot.setAttribute("aria-roledescription", "chart of your data");
+  plot.setAttribute("aria-label", "Decision boundary and the points it is trained on");
+  plot.setAttribute("aria-describedby", hint.id);
+  const mark = element("div", "point-cursor");
+  mark.hidden = true;
+
+  function choose(value) {
+    label = value;
+    for (const r of radios) r.setAttribute("aria-checked", String(Number(r.dataset.label) === value));
+  }
+  choose(1);
+
+  function say(text, state = "ok") {
+    message.textContent = text;
+    message.dataset.state = state;
+  }
+
+  function toggleCsv() {
+    csvBox.hidden = !csvBox.hidden;
+    if (!csvBox.hidden) {
+      csv.value = pointsCsv(base());
+      csv.focus();
+    }
+  }
+
+  function fromCsv(text) {
+    const parsed = parseCsv(text);
+    if (parsed.error) return say(`${parsed.error} Nothing was changed.`, "error");
+    store.set(parsed.points);
+    edited = true;
+    summarize(`Loaded ${parsed.points.length} points.`);
+    redraw();
+  }
+
+  /** The points an edit starts from: the learner's own, or a copy of what the chart shows. */
+  function base() {
+    return store.get() ?? (edited ? [] : (event?.points ?? []).map(([x, y, l]) => [x, y, l > 0 ? 1 : 0]));
+  }
+
+  const showsOwn = () => edited || (store.get() !== null && !event?.from_points);
+
+  function summarize(prefix = "") {
+    const own = store.get() ?? [];
+    const ones = own.filter((p) => p[2] === 1).length;
+    const note = event && !event.from_points ? " This chart's data did not come from points(): your points reach a program that reads X, y = points()." : "";
+    say(`${prefix} ${own.length ? `${own.length} points of your own (${ones} of class 1, ${own.length - ones} of class 0): the next Run trains on them.` : "No points of your own: points() gives the moons."}${note}`.trim());
+  }
+
+  /** The chart's figure, its scales, and a client position in data coordinates (null outside the frame). */
+  function geometry() {
+    const figure = plot.querySelector(".chart");
+    if (!figure || typeof figure.scale !== "function") return null;
+    const svg = figure.localName === "svg" ? figure : figure.querySelector("svg");
+    const x = figure.scale("x");
+    const y = figure.scale("y");
+    if (!svg || !x?.invert || !y?.invert) return null;
+    const rect = svg.getBoundingClientRect();
+    const box = svg.viewBox.baseVal;
+    const sx = (box?.width || rect.width) / rect.width;
+    const sy = (box?.height || rect.height) / rect.height;
+    return {
+      toData(clientX, clientY) {
+        const px = (clientX - rect.left) * sx;
+        const py = (clientY - rect.top) * sy;
+        const [x0, x1] = [Math.min(...x.range), Math.max(...x.range)];
+        const [y0, y1] = [Math.min(...y.range), Math.max(...y.range)];
+        return px < x0 || px > x1 || py < y0 || py > y1 ? null : [x.invert(px), y.invert(py)];
+      },
+      toClient: ([a, b]) => [rect.left + x.apply(a) / sx, rect.top + y.apply(b) / sy],
+      domain: { x: x.domain, y: y.domain },
+    };
+  }
+
+  /** The index of the point of `points` nearest a client position, and its distance in pixels. */
+  function nearest(points, geo, clientX, clientY) {
+    let best = { index: -1, distance: Infinity };
+    points.forEach((p, index) => {
+      const [cx, cy] = geo.toClient(p);
+      const distance = Math.hypot(cx - clientX, cy - clientY);
+      if (distance < best.distance) best = { index, distance };
+    });
+    return best;
+  }
+
+  function shownPoints() {
+    return showsOwn() ? (store.get() ?? []).map(([x, y, l]) => [x, y, l ? 1 : -1]) : event?.points ?? [];
+  }
+
+  function add([x, y]) {
+    const points = [...base(), [round(x), round(y), label]];
+    store.set(points);
+    edited = true;
+    summarize(`Added a point of ${LABELS[label]} at (${round(x)}, ${round(y)}).`);
+    redraw();
+  }
+
+  function remove(geo, clientX, clientY) {
+    const points = base();
+    const { index } = nearest(points, geo, clientX, clientY);
+    if (index < 0) return say("There is no point to remove.");
+    const [gone] = points.splice(index, 1);
+    store.set(points);
+    edited = true;
+    summarize(`Removed the point at (${round(gone[0])}, ${round(gone[1])}).`);
+    redraw();
+  }
+
+  function example(index) {
+    const points = shownPoints();
+    const point = points[index];
+    if (!point) return;
+    if (!event?.model) return say("Choosing an example needs the model drawn here to be an MLP of scalargrad's (MLP(2, [...])).", "error");
+    say(`Example ${index + 1}: its graph, forwarded alone through the model that drew this chart, is below.`);
+    onExample({ ...event.model, point: [point[0], point[1]], label: point[2], index });
+  }
+
+  plot.addEventListener("click", (e) => {
+    const geo = geometry();
+    const at = geo?.toData(e.clientX, e.clientY);
+    if (!at) return;
+    const near = nearest(shownPoints(), geo, e.clientX, e.clientY);
+    if (near.distance <= NEAR) example(near.index);
+    else add(at);
+  });
+  plot.addEventListener("contextmenu", (e) => {
+    const geo = geometry();
+    if (!geo?.toData(e.clientX, e.clientY)) return;
+    e.preventDefault();
+    remove(geo, e.clientX, e.clientY);
+  });
+  plot.addEventListener("keydown", (e) => {
+    const geo = geometry();
+    if (!geo) return;
+    const { x, y } = geo.domain;
+    cursor ??= [(x[0] + x[1]) / 2, (y[0] + y[1]) / 2];
+    const step = e.shiftKey ? 1 / 8 : 1 / 40;
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    const [cx, cy] = geo.toClient(cursor);
+    if (moves[e.key]) {
+      const [dx, dy] = moves[e.key];
+      cursor = [clamp(cursor[0] + dx * step * (x[1] - x[0]), x), clamp(cursor[1] + dy * step * (y[1] - y[0]), y)];
+      say(`Cursor at (${round(cursor[0])}, ${round(cursor[1])}).`);
+    } else if (e.key === "Enter" || e.key === " ") add(cursor);
+    else if (e.key === "Delete" || e.key === "Backspace") remove(geo, cx, cy);
+    else if (e.key === "e" || e.key === "E") example(nearest(shownPoints(), geo, cx, cy).index);
+    else if (e.key === "1" || e.key === "0") choose(Number(e.key));
+    else return;
+    e.preventDefault();
+    showCursor();
+  });
+  plot.addEventListener("blur", () => (mark.hidden = true));
+
+  function showCursor() {
+    const geo = geometry();
+    if (!geo || !cursor) return;
+    const [cx, cy] = geo.toClient(cursor);
+    const frame = plot.getBoundingClientRect();
+    Object.assign(mark.style, { left: `${cx - frame.left}px`, top: `${cy - frame.top}px` });
+    mark.hidden = false;
+    if (!mark.isConnected) plot.append(mark);
+  }
+
+  for (const target of [card]) {
+    target.addEventListener("dragover", (e) => e.preventDefault());
+    target.addEventListener("drop", async (e) => {
+      const file = e.dataTransfer?.files?.[0];
+      if (!file) return;
+      e.preventDefault();
+      e.stopPropagation(); // notebook.html opens a dropped file as a notebook
+      fromCsv(await file.text());
+    });
+  }
+
+  return {
+    /** The event as the chart should draw it: with the learner's points once they edited them. */
+    shown(latest) {
+      if (latest !== event) {
+        event = latest;
+        edited = false;
+        summarize();
+      }
+      return { ...event, points: shownPoints() };
+    },
+    /** After a redraw: the keyboard's cursor goes back on top. */
+    drawn: () => (document.activeElement === plot || plot.contains(document.activeElement)) && showCursor(),
+    count: () => shownPoints().length,
+  };
+}
+
+const round = (v) => Math.round(v * 1e4) / 1e4;
+const clamp = (v, [low, high]) => Math.min(Math.max(v, Math.min(low, high)), Math.max(low, high));
