@@ -43,6 +43,9 @@ def test_the_docs_build_strictly_and_their_python_runs_in_place(beside_the_site,
         expect(press_run(first).locator('svg')).to_contain_text('grad -2.0000')  # c = a*b + a: dc/da = b + 1
         page.goto(url + 'docs/classroom.html')
         expect(page.locator('h1')).to_have_text('Classroom')
+        # The lesson page is the course's own Markdown (a link into web/lessons/), not a copy of it.
+        page.goto(url + 'docs/build-the-engine.html')
+        expect(page.locator('h1')).to_have_text('Build the engine')
     finally:
         stop(server)
 
