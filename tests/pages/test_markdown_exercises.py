@@ -27,6 +27,9 @@ BLOCKS = [
     "# solution: half\ndef half(x):\n    return x / 2",
 ]
 SOLUTION = BLOCKS[-1].split('\n', 1)[1]
+# Each of the lesson's hints as a reader sees it once revealed (its Markdown rendered: no backticks).
+LESSON_HINTS = [block.split('\n', 1)[1].split('\n```')[0].removeprefix('# ').replace('`', '')
+                for block in LESSON.read_text().split('```python\n') if block.startswith('# hint:')]
 
 
 def rouge(code):
@@ -90,7 +93,10 @@ def test_a_mkdocs_site_of_the_courses_chapter_gives_the_courses_results(page, si
 def the_course_gives_the_same_results(page):
     boxes = page.get_by_test_id('exercise')
     expect(boxes).to_have_count(len(IDS), timeout=STARTUP_TIMEOUT_MS)
-    assert 'expect(' not in page.locator('body').inner_text(), 'a check shows before its time'
+    shown = page.locator('body').inner_text()
+    assert 'expect(' not in shown, 'a check shows before its time'
+    for hint in LESSON_HINTS:
+        assert hint not in shown, f'a hint shows before its time: {hint!r}'
     for i, exercise_id in enumerate(IDS):
         box = boxes.nth(i)
         expect(check(box, 'failed')).to_contain_text(STARTER_MESSAGES[exercise_id].replace('`', ''))
