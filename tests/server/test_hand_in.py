@@ -172,7 +172,21 @@ def test_bad_hand_ins_are_refused_with_a_message_and_nothing_is_written(room):
                          ('a code cell without outputs', lambda nb: nb['cells'][1].pop('outputs')),
                          ('an output of no type', lambda nb: nb['cells'][1].update(outputs=[{'text': 'x'}])),
                          ('a cell id with a space', lambda nb: nb['cells'][1].update(id='my cell')),
-                         ('a notebook with more', lambda nb: nb.update(worksheets=[]))]:
+                         ('a notebook with more', lambda nb: nb.update(worksheets=[])),
+                         ('a stream with no name or text', lambda nb: nb['cells'][1].update(outputs=[{'output_type': 'stream'}])),
+                         ('a stream whose text is a number', lambda nb: nb['cells'][1].update(
+                             outputs=[{'output_type': 'stream', 'name': 'stdout', 'text': 5}])),
+                         ('a display without metadata', lambda nb: nb['cells'][1].update(
+                             outputs=[{'output_type': 'display_data', 'data': {'text/plain': 'x'}}])),
+                         ('a result counted as text', lambda nb: nb['cells'][1].update(outputs=[
+                             {'output_type': 'execute_result', 'data': {}, 'metadata': {}, 'execution_count': '1'}])),
+                         ('data that is a number', lambda nb: nb['cells'][1].update(outputs=[
+                             {'output_type': 'display_data', 'data': {'text/plain': 1}, 'metadata': {}}])),
+                         ('an error whose traceback is text', lambda nb: nb['cells'][1].update(outputs=[
+                             {'output_type': 'error', 'ename': 'E', 'evalue': '', 'traceback': 'x'}])),
+                         ('a kernelspec that is a number', lambda nb: nb['metadata'].update(kernelspec=5)),
+                         ('a language with no name', lambda nb: nb['metadata'].update(language_info={'version': '3'})),
+                         ('an attachment that is text', lambda nb: nb['cells'][0].update(attachments={'a.png': 'x'}))]:
         wrong = json.loads(nbformat.writes(notebook()))
         change(wrong)
         with pytest.raises(nbformat.ValidationError):
@@ -188,6 +202,23 @@ def test_bad_hand_ins_are_refused_with_a_message_and_nothing_is_written(room):
     assert nothing_written(kept.folder)
     assert teachers_files(kept.folder) == before
     assert call(base + 'index.html')[0] == 200, 'the site is still served'
+
+
+def test_a_notebook_with_every_kind_of_output_is_taken_as_nbformat_takes_it(room):
+    base, kept = room
+    rich = notebook()
+    rich.metadata.update(kernelspec={'name': 'python3', 'display_name': 'Python 3'}, language_info={'name': 'python'})
+    rich.cells[0]['attachments'] = {'a.png': {'image/png': 'iVBORw0KGgo='}}
+    rich.cells[1].outputs = [
+        nbformat.v4.new_output('stream', name='stdout', text=['a\n', 'b\n']),
+        nbformat.v4.new_output('display_data', data={'image/svg+xml': '<svg/>', 'application/vnd.custom+json': {'n': 1}}),
+        nbformat.v4.new_output('execute_result', data={'text/plain': '3'}, execution_count=1),
+        nbformat.v4.new_output('error', ename='ValueError', evalue='no', traceback=['Traceback', 'ValueError: no']),
+    ]
+    nbformat.validate(rich)
+    status, text = hand_in(base, key='key-rich', name='Rich', nb=rich)
+    assert status == 200, text
+    assert json.loads((kept.folder / 'submitted' / 'rich' / 'ps1' / 'ps1.ipynb').read_text())['cells'][1]['outputs'] == rich.cells[1].outputs
 
 
 def test_a_learner_is_never_given_an_id_the_folder_already_uses_and_students_csv_catches_up(room):
