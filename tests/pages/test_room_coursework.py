@@ -73,19 +73,23 @@ def answer_and_hand_in(page, code):
 
 def test_two_learners_hand_in_nbgrader_grades_it_where_it_landed_and_each_sees_their_own_feedback(page, second_learner, room, course):
     ana, bo = page, second_learner
+    # A notebook in a subfolder is handed out as a file to download: nbgrader grades those at the top.
+    (course / 'release' / 'ps1' / 'extra').mkdir()
+    (course / 'release' / 'ps1' / 'extra' / 'more.ipynb').write_text(source_notebook())
     join_room(ana, room, 'Ana Lima')
     join_room(bo, room, 'Bo')
     for learner in (ana, bo):
         expect(handout(learner)).to_have_attribute('data-state', 'new', timeout=STARTUP_TIMEOUT_MS)
-        expect(learner.get_by_test_id('handout')).to_have_count(1)
+        expect(learner.get_by_test_id('handout')).to_have_count(2)
+        expect(handout(learner, file='extra/more.ipynb').get_by_test_id('handout-open')).to_have_text('Download')
     answer_and_hand_in(ana, assignment.RIGHT)
     answer_and_hand_in(bo, assignment.WRONG_TANH)
 
     submitted = course / 'submitted'
     assert sorted(path.relative_to(submitted).as_posix() for path in submitted.rglob('*') if path.is_file()) == [
         f'ana_lima/ps1/{FILE}', 'ana_lima/ps1/timestamp.txt', f'bo/ps1/{FILE}', 'bo/ps1/timestamp.txt']
-    nbgrader(course, 'db', 'student', 'import', 'students.csv')
-    assert autograde(course) == {'ana_lima': 5.0, 'bo': 2.0}
+    assert autograde(course) == {'ana_lima': 5.0, 'bo': 2.0}  # no step between the hand-ins and nbgrader
+    nbgrader(course, 'db', 'student', 'import', 'students.csv')  # the learners' names, for the gradebook
     nbgrader(course, 'generate_feedback', 'ps1')
     # The teacher's feedback is HTML: a script in it must not run in the learner's page.
     feedback = course / 'feedback' / 'ana_lima' / 'ps1' / 'assignment.html'

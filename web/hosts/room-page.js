@@ -9,7 +9,9 @@ import { startHandIns } from "../room/hand-in.js";
 
 const HANDOUTS = "classroom/handouts";
 const POLL_MS = 10_000;
-const OPENS = /\.(ipynb|md|markdown)$/i; // what notebook.html opens; other files (data) are downloaded
+// What notebook.html opens and Hand in sends back: a notebook or lesson at the top of its assignment, where
+// nbgrader grades. Other files (data, a notebook in a subfolder) are downloaded.
+const OPENS = /^[^/]+\.(ipynb|md|markdown)$/i;
 const LABEL = { new: "New", started: "Started", waiting: "Waiting to be sent", "handed-in": "Handed in", feedback: "Feedback" };
 
 const message = byTestId("room-message");
