@@ -51,10 +51,12 @@ def test_serve_on_the_rooms_network_says_what_browsers_do_there_and_the_policy(t
         process.wait()
 
 
-def test_serve_on_localhost_says_the_room_cannot_reach_it():
-    process, printed = serve(lines_until='room network:')
+@pytest.mark.parametrize('flags, mode', [([], 'plain-http'), (['--managed'], 'managed')])
+def test_serve_on_localhost_says_the_room_cannot_reach_it_and_names_the_mode(flags, mode):
+    process, printed = serve(*flags, lines_until='room network:')
     try:
         assert 'room network: this laptop only (add --host 0.0.0.0' in printed, printed
+        assert f"there it is {mode})" in printed, printed
     finally:
         process.kill()
         process.wait()

@@ -112,7 +112,7 @@ def serve(args):
     origin = f"{scheme}://{host}:{server.server_address[1]}"
     print(f"serving the playground at {origin}/ (Ctrl+C to stop)", flush=True)
     if args.host in ('127.0.0.1', 'localhost'):
-        print("room network: this laptop only (add --host 0.0.0.0 to serve the room's network)")
+        print(f"room network: this laptop only (add --host 0.0.0.0 to serve the room's network; there it is {mode})")
     else:
         print(f"room network: {NOTES[mode].format(origin=origin)}")
         if mode != 'https':
