@@ -1,5 +1,5 @@
 """A learner's work kept by an earlier build comes back in this one: tests/data/kept-before-the-house.json is
-what the build before the Python side was laid out anew (commit 884624a) left in a browser (the main page's
+what the build before the Python side was laid out anew (issue 33) left in a browser (the main page's
 code, an exercise's answer, a notebook edited in notebook.html), seeded into a fresh browser on this origin."""
 import json
 

@@ -14,7 +14,7 @@ const ROOM_PAGE = new URL("../room.html", import.meta.url).href; // what the tea
 const NAME = "backprop-playground:classroom:name";
 const KEY = "backprop-playground:classroom:key";
 const VERBS = "http://adlnet.gov/expapi/verbs/";
-const MESSAGE = "urn:backprop-playground:message"; // classroom.py reads the check's message here
+const MESSAGE = "urn:backprop-playground:message"; // the classroom's store (classroom/statements.py) reads the check's message here
 const RESEND_MS = 15_000;
 const MAX_CODE = 60_000; // characters of the learner's code in a statement
 
