@@ -4,10 +4,9 @@
 // is fetched with this learner's key and shown in a sandboxed frame, where none of its scripts run.
 import { button, byTestId, element } from "../dom/element.js";
 import { loadNotebook } from "../notebook/stored-notebooks.js";
-import { joinClassroom } from "../room/classroom.js";
+import { fetchAsLearner, joinClassroom } from "../room/classroom.js";
 import { startHandIns } from "../room/hand-in.js";
 
-const HANDOUTS = "classroom/handouts";
 const POLL_MS = 10_000;
 // What notebook.html opens and Hand in sends back: a notebook or lesson at the top of its assignment, where
 // nbgrader grades. Other files (data, a notebook in a subfolder) are downloaded.
@@ -49,9 +48,7 @@ async function start() {
 async function refresh(learner, handIns) {
   let room;
   try {
-    const response = await fetch(HANDOUTS, { headers: { "X-Learner-Key": learner.key }, cache: "no-store" });
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
-    room = await response.json();
+    room = await (await fetchAsLearner("classroom/handouts", learner)).json();
   } catch (error) {
     say(`Could not reach the classroom's server (${error.message}); trying again…`, "error");
     return;
@@ -123,9 +120,7 @@ async function showFeedback(item, learner) {
   const address = `classroom/feedback/${encodeURIComponent(assignment)}/${encodeURIComponent(name)}`;
   let html;
   try {
-    const response = await fetch(address, { headers: { "X-Learner-Key": learner.key }, cache: "no-store" });
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
-    html = await response.text();
+    html = await (await fetchAsLearner(address, learner)).text();
   } catch (error) {
     say(`Your feedback could not be fetched (${error.message}).`, "error");
     return;

@@ -20,6 +20,16 @@ const MAX_CODE = 60_000; // characters of the learner's code in a statement
 
 let joined = null;
 
+/**
+ * A room's address (`classroom/...`) fetched as `learner`, whose key says whose hand-ins and feedback these
+ * are: the response, or an error naming the server's answer.
+ */
+export async function fetchAsLearner(path, learner) {
+  const response = await fetch(new URL(`../${path}`, import.meta.url), { headers: { "X-Learner-Key": learner.key }, cache: "no-store" });
+  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  return response;
+}
+
 /** Joins the room if this page's server is a classroom's; resolves once that is known (and the learner named). */
 export function joinClassroom() {
   joined ??= start();

@@ -3,10 +3,10 @@
 // nbgrader's layout. A hand-in that cannot be sent waits in an outbox of its own, like statements, and goes
 // when the room's network is back; a later hand-in of the same file replaces one still waiting.
 import { button, element } from "../dom/element.js";
+import { fetchAsLearner } from "./classroom.js";
 import { Outbox } from "./outbox.js";
 
 const HAND_IN = new URL("../classroom/hand-in", import.meta.url);
-const HANDOUTS = new URL("../classroom/handouts", import.meta.url);
 const RELEASE = new URL("../classroom/release/", import.meta.url).href;
 const RESEND_MS = 15_000;
 const shown = new Map(); // "ASSIGNMENT/FILE" -> the status element showing that file's hand-in
@@ -73,11 +73,10 @@ export function startHandIns() {
 /** What the server has of this learner's hand-in, when nothing was pressed yet on this page. */
 async function lastHandIn(learner, id, status) {
   try {
-    const response = await fetch(HANDOUTS, { headers: { "X-Learner-Key": learner.key }, cache: "no-store" });
-    const at = response.ok ? (await response.json()).mine?.handed_in?.[id] : null;
+    const at = (await (await fetchAsLearner("classroom/handouts", learner)).json()).mine?.handed_in?.[id];
     if (at && !status.dataset.state) say(status, "handed-in", `Handed in at ${clock(at)}.`);
   } catch {
-    // the room's server is away: the network notice says so
+    // the room's server is away (the network notice says so), or has nothing to say
   }
 }
 
