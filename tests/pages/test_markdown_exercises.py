@@ -4,9 +4,6 @@ Rouge, Hugo and Chroma, MkDocs built for real), and a .md lesson opens in notebo
 hints and solutions never show before their time; the course's chapter as a lesson gives the course's results.
 Every non-local request is blocked (conftest.py)."""
 import html
-import subprocess
-import sys
-import textwrap
 
 import nbformat
 import pytest
@@ -14,7 +11,7 @@ from playwright.sync_api import expect
 
 from support import ROOT, STARTUP_TIMEOUT_MS
 from support.course import EXERCISES, IDS, STARTER_MESSAGES
-from support.pages import article, cells, check, download_notebook, saved, set_code
+from support.pages import article, cells, check, download_notebook, mkdocs_article, saved, set_code
 
 pytestmark = pytest.mark.usefixtures('site')
 LESSON = ROOT / 'web' / 'lessons' / 'build-the-engine.md'
@@ -72,21 +69,7 @@ def test_an_exercise_in_markdown_hosts_html_fails_hints_and_passes(page, site_ur
 
 
 def test_a_mkdocs_site_of_the_courses_chapter_gives_the_courses_results(page, site_url, other_origin, tmp_path):
-    folder, url = other_origin
-    (tmp_path / 'docs').mkdir()
-    (tmp_path / 'docs' / 'index.md').write_text(LESSON.read_text())
-    (tmp_path / 'mkdocs.yml').write_text(textwrap.dedent(f'''\
-        site_name: Build the engine
-        site_dir: {folder / 'lesson-site'}
-        theme:
-          name: mkdocs
-          highlightjs: false
-        extra_javascript:
-          - path: {site_url}embed.js?lang=python
-            type: module
-        '''))
-    subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '--quiet', '--strict'], cwd=tmp_path, check=True)
-    page.goto(url + 'lesson-site/index.html')
+    page.goto(mkdocs_article(other_origin, 'lesson-site', LESSON.read_text(), site_url, tmp_path, strict=True))
     the_course_gives_the_same_results(page)
 
 

@@ -1,15 +1,13 @@
 """Fenced code blocks become cells: `embed.js?lang=NAME` on pages shaped like what Markdown hosts write
 (Jekyll and Rouge, Hugo and Chroma, Quarto and Pandoc, MkDocs built for real), served from another origin.
 Every non-local request is blocked (conftest.py)."""
-import subprocess
-import sys
 import textwrap
 
 import pytest
 from playwright.sync_api import expect
 
 from support import STARTUP_TIMEOUT_MS
-from support.pages import article, cells, press_run
+from support.pages import article, cells, mkdocs_article, press_run
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -76,9 +74,7 @@ def test_only_blocks_fenced_as_playground_run_with_lang_playground(page, site_ur
 
 
 def test_a_mkdocs_site_runs_its_python_blocks_and_only_them(page, site_url, other_origin, tmp_path):  # noqa: F811
-    folder, url = other_origin
-    (tmp_path / 'docs').mkdir()
-    (tmp_path / 'docs' / 'index.md').write_text(textwrap.dedent(f'''\
+    page.goto(mkdocs_article(other_origin, 'mkdocs-site', textwrap.dedent(f'''\
         # Backprop
 
         ```python
@@ -95,19 +91,7 @@ def test_a_mkdocs_site_runs_its_python_blocks_and_only_them(page, site_url, othe
         a = Value(2.0) * Value(3.0)
         print(a.data)
         ```
-        '''))
-    (tmp_path / 'mkdocs.yml').write_text(textwrap.dedent(f'''\
-        site_name: Backprop notes
-        site_dir: {folder / 'mkdocs-site'}
-        theme:
-          name: mkdocs
-          highlightjs: false
-        extra_javascript:
-          - path: {site_url}embed.js?lang=python
-            type: module
-        '''))
-    subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '--quiet'], cwd=tmp_path, check=True)
-    page.goto(url + 'mkdocs-site/index.html')
+        '''), site_url, tmp_path))
     found = cells(page)
     expect(found).to_have_count(2, timeout=STARTUP_TIMEOUT_MS)
     expect(press_run(found.nth(0)).locator('pre.stdout')).to_have_text(PRINTED)

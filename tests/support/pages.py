@@ -4,6 +4,9 @@ notebook.html, articles on another origin, and axe. Each waits for what the page
 import base64
 import json
 import re
+import subprocess
+import sys
+import textwrap
 import zlib
 
 from playwright.sync_api import expect
@@ -96,6 +99,26 @@ def article(other_origin, name, body, head=''):
     folder, url = other_origin
     (folder / name).write_text(f'<!doctype html><html><head><meta charset="utf-8">{head}</head><body>{body}</body></html>')
     return url + name
+
+
+def mkdocs_article(other_origin, name, markdown, site_url, project, strict=False):
+    """Builds `markdown` with MkDocs (in `project`, a folder of its own) into the other origin's NAME/, with
+    the playground's embed.js as MkDocs loads a script; returns the page's URL."""
+    folder, url = other_origin
+    (project / 'docs').mkdir()
+    (project / 'docs' / 'index.md').write_text(markdown)
+    (project / 'mkdocs.yml').write_text(textwrap.dedent(f'''\
+        site_name: {name}
+        site_dir: {folder / name}
+        theme:
+          name: mkdocs
+          highlightjs: false
+        extra_javascript:
+          - path: {site_url}embed.js?lang=python
+            type: module
+        '''))
+    subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '--quiet', *(['--strict'] if strict else [])], cwd=project, check=True)
+    return f'{url}{name}/index.html'
 
 
 def share_fragment(code):
