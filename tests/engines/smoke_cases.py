@@ -18,6 +18,7 @@ from backprop_playground.classroom import Classroom
 from support import STARTUP_TIMEOUT_MS
 from support.course import STARTER_MESSAGES
 from support.drivers import find, part, press_run, state, type_program, wait, wait_ready
+from support.explain import USED_TWICE_ON_ONE_LINE
 from support.pages import article, share_fragment
 from support.servers import serving, stop
 
@@ -135,9 +136,6 @@ def test_embed_html_runs_in_an_iframe(engine, site_url, other_origin):
     driver.switch_to.default_content()
 
 
-USED_TWICE = ("a = Value(2.0, label='a'); b = Value(-3.0, label='b'); c = Value(1.0, label='c'); e = a * b; e.label = 'e'; "
-              "f = a + c; f.label = 'f'; g = Value(-2.0, label='g'); h = Value(4.0, label='h'); L = e * g + f * h; L.label = 'L'; "
-              "L.backward(); draw_dot(L)")
 GRADS = {'a': '10', 'b': '-4', 'c': '4', 'g': '-6', 'h': '3'}
 
 
@@ -147,7 +145,7 @@ def test_a_value_explains_its_grad_and_a_quiz_marks_predictions(engine, site_url
     driver.get(site_url)
     page = driver.find_element(By.TAG_NAME, 'body')
     wait_ready(driver, page)
-    type_program(driver, page, USED_TWICE)
+    type_program(driver, page, USED_TWICE_ON_ONE_LINE)
     section = press_run(driver, page)
     # A pointer's click at a's box, from the drawing's centre: WebDriver's own click refuses an SVG group in both.
     svg, dx, dy = driver.execute_script('''const svg = arguments[0].querySelector('svg');
@@ -199,8 +197,6 @@ def test_a_classroom_learner_joins_and_an_assignment_scores(engine, tmp_path, co
         assert room.progress()['students'][0]['name'] == 'Grace'
     finally:
         stop(server)
-
-
 
 
 def test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts(engine, lan_room):

@@ -7,20 +7,11 @@ import pytest
 from playwright.sync_api import expect
 
 from support.course import mutate
+from support.explain import USED_TWICE
 from support.learners import A_PLUS_A, SEED_VALUE
 from support.pages import cells, check, exercise, load_example, press_run, run, set_code, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
-
-# The issue's example: a is used twice, by e (a * b) and by f (a + c).
-USED_TWICE = '''a = Value(2.0, label='a'); b = Value(-3.0, label='b'); c = Value(1.0, label='c')
-e = a * b; e.label = 'e'
-f = a + c; f.label = 'f'
-g = Value(-2.0, label='g'); h = Value(4.0, label='h')
-L = e * g + f * h; L.label = 'L'
-L.backward()
-draw_dot(L)
-'''
 
 
 def value(graph, label):

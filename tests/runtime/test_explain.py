@@ -10,18 +10,8 @@ from playground_runtime import runner as playground
 from playground_runtime.explain import MAX_SUBSETS, diagnose, explanation, uses_of
 from scalargrad import MLP, Value
 from scalargrad.graph import trace
+from support.explain import USED_TWICE
 from support.learners import A_PLUS_A, SEED_VALUE, ChildrenValue
-
-# The issue's example: a is used twice, by e and by f.
-USED_TWICE = '''
-a = Value(2.0, label='a'); b = Value(-3.0, label='b'); c = Value(1.0, label='c')
-e = a * b; e.label = 'e'
-f = a + c; f.label = 'f'
-g = Value(-2.0, label='g'); h = Value(4.0, label='h')
-L = e * g + f * h; L.label = 'L'
-L.backward()
-draw_dot(L)
-'''
 
 
 def graph_of(source):
