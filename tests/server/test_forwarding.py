@@ -227,9 +227,35 @@ def test_an_lrs_that_refuses_every_statement_gets_them_again_and_sets_none_aside
     shown = eventually(lambda: 'refused every statement' in ((f := forwarding(base, room.token))['last_error'] or '') and f,
                        'the refusal on the board')
     assert (shown['state'], shown['waiting'], shown['conflicts']) == ('waiting', 6, [])
-    lrs.answer = lambda batch: (200, [s['id'] for s in batch])
+    # Mended between two passes, from the next whole batch on (mended in the middle of one: the next test).
+    mended = []
+
+    def from_the_next_whole_batch(batch):
+        mended.append(any(mended) or len(batch) == 6)
+        return (200, [s['id'] for s in batch]) if mended[-1] else (400, {'detail': 'The plain HTTP request was sent to HTTPS port'})
+    lrs.answer = from_the_next_whole_batch
     up_to_date(base, room)
     assert lrs.taken() == [s['id'] for s in sent]
+
+
+def test_an_lrs_that_begins_taking_statements_while_a_batch_is_split_sets_none_aside(rooms, lrs, tmp_path):
+    """Refused whole, the batch is split; the LRS is mended part way (its first three answers are 400): the
+    statements refused before are not the bad ones, so each is sent alone again and taken."""
+    base, room = rooms(tmp_path / 'room', lrs.url)
+    lrs.answer = lambda batch: (503, None)
+    sent = post_many(base, 6)
+    eventually(lambda: lrs.requests, 'a first attempt')
+    answers = []
+
+    def mended_after_three(batch):
+        answers.append(len(batch))
+        return (400, {'detail': 'too large'}) if len(answers) <= 3 else (200, [s['id'] for s in batch])
+    lrs.answer = mended_after_three
+    shown = up_to_date(base, room)
+    assert shown['conflicts'] == []
+    assert answers[:3] == [6, 3, 1], answers  # the whole batch, its first half, that half's first statement
+    # Each goes once; the one refused before the LRS was mended goes after those sent since.
+    assert sorted(lrs.taken()) == sorted(s['id'] for s in sent)
 
 
 @pytest.mark.parametrize('status', [400, 413, 422])
