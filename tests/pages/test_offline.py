@@ -153,42 +153,80 @@ def test_stop_interrupts_in_place_on_a_plain_host_after_the_first_load(page, pla
     assert page.evaluate("performance.getEntriesByName('python-ready').length") == 1
 
 
-def test_a_new_build_is_offered_and_then_served_whole(page, site, tmp_path):
-    # The server's folder is a link that switches from one whole build to the next, as a deploy should.
-    # Rewritten in place, the browser's own update check (seconds after a navigation) could fetch sw.js
-    # while its .gz was still the old one, and the update was missed.
-    live = tmp_path / 'live'
-    live.symlink_to(site, target_is_directory=True)
-    server, url = serve_folder(live)
-    try:
-        controlled(first_visit(page, url))
-        folder = tmp_path / 'version-2'
-        shutil.copytree(site, folder)
-        index = folder / 'index.html'
-        index.write_text(index.read_text().replace('<title>Backprop Playground</title>', '<title>Backprop Playground 2</title>'))
-        example = folder / 'examples' / 'neuron.py'
-        example.write_text('# version 2\n' + example.read_text())
-        service_worker.bundle_service_worker(Output(folder))
-        compress.compress(folder)
-        (tmp_path / 'next').symlink_to(folder, target_is_directory=True)
-        (tmp_path / 'next').replace(live)
+def publish_a_new_build(site, tmp_path, live):
+    """Deploys version 2 the way a deploy should: the server's folder is a link that switches from one whole
+    build to the next. Rewritten in place, the browser's own update check (seconds after a navigation) could
+    fetch sw.js while its .gz was still the old one, and the update was missed."""
+    folder = tmp_path / 'version-2'
+    shutil.copytree(site, folder)
+    index = folder / 'index.html'
+    index.write_text(index.read_text().replace('<title>Backprop Playground</title>', '<title>Backprop Playground 2</title>'))
+    example = folder / 'examples' / 'neuron.py'
+    example.write_text('# version 2\n' + example.read_text())
+    service_worker.bundle_service_worker(Output(folder))
+    compress.compress(folder)
+    (tmp_path / 'next').symlink_to(folder, target_is_directory=True)
+    (tmp_path / 'next').replace(live)
 
-        page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r.update())')
-        expect(page.get_by_test_id('update')).to_contain_text('A new version is ready', timeout=STARTUP_TIMEOUT_MS)
-        assert page.title() == 'Backprop Playground', 'the page switched under the learner'
-        page.get_by_test_id('update').get_by_role('button', name='Reload').click()
-        expect(page).to_have_title('Backprop Playground 2', timeout=STARTUP_TIMEOUT_MS)
-        expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
-        page.get_by_test_id('examples').select_option('neuron.py')
-        expect(page.get_by_test_id('editor').locator('.cm-line').first).to_have_text('# version 2')
-        old_entries = page.evaluate('''async () => {
-            const keys = [];
-            for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) keys.push(r.url);
-            return keys.filter((k) => k.includes('index.html'));
-        }''')
-        assert len(old_entries) == 1, f"the old build's files were kept: {old_entries}"
-    finally:
-        server.shutdown()
+
+def offered(page):
+    page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r.update())')
+    expect(page.get_by_test_id('update')).to_contain_text('A new version is ready', timeout=STARTUP_TIMEOUT_MS)
+    assert page.title() == 'Backprop Playground', 'the page switched under the learner'
+    return page.get_by_test_id('update').get_by_role('button', name='Reload')
+
+
+@pytest.fixture
+def live(site, tmp_path):
+    """A server whose folder is a link to the site, ready to be switched to a new build. (link, URL)"""
+    link = tmp_path / 'live'
+    link.symlink_to(site, target_is_directory=True)
+    server, url = serve_folder(link)
+    yield link, url
+    server.shutdown()
+
+
+def test_a_new_build_is_offered_and_then_served_whole(page, site, tmp_path, live):
+    link, url = live
+    controlled(first_visit(page, url))
+    publish_a_new_build(site, tmp_path, link)
+    offered(page).click()
+    expect(page).to_have_title('Backprop Playground 2', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    page.get_by_test_id('examples').select_option('neuron.py')
+    expect(page.get_by_test_id('editor').locator('.cm-line').first).to_have_text('# version 2')
+    old_entries = page.evaluate('''async () => {
+        const keys = [];
+        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) keys.push(r.url);
+        return keys.filter((k) => k.includes('index.html'));
+    }''')
+    assert len(old_entries) == 1, f"the old build's files were kept: {old_entries}"
+
+
+# Chromium hands the site to the new worker only once the old one has no request to answer. A page that
+# kept fetching (here Python's, as Python's own start does for seconds) held the new build back for minutes.
+KEEP_FETCHING = """import js, time
+url = js.location.origin + '/examples/neuron.py'
+print('fetching')
+while True:
+    request = js.XMLHttpRequest.new()
+    request.open('GET', url, False)
+    request.send()
+    time.sleep(0.02)
+"""
+
+
+def test_a_new_build_takes_over_while_the_page_keeps_fetching(page, site, tmp_path, live):
+    link, url = live
+    controlled(first_visit(page, url))
+    publish_a_new_build(site, tmp_path, link)
+    reload = offered(page)
+    type_program(page, KEEP_FETCHING)
+    page.get_by_test_id('run').click()
+    expect(page.get_by_test_id('output')).to_contain_text('fetching', timeout=STARTUP_TIMEOUT_MS)
+    page.wait_for_timeout(500)
+    reload.click()
+    expect(page).to_have_title('Backprop Playground 2', timeout=STARTUP_TIMEOUT_MS)
 
 
 def test_the_site_works_under_a_sub_path(page, site, tmp_path):
