@@ -160,3 +160,42 @@ def test_a_hand_in_waits_while_the_server_is_away_and_the_board_shows_it(page, c
     again.goto(room.url + 'room.html')
     expect(handout(again)).to_have_attribute('data-state', 'handed-in', timeout=30_000)
     assert (course / 'submitted' / 'ada' / 'ps1' / FILE).is_file()
+
+
+def test_a_waiting_hand_in_that_the_server_then_refuses_is_said_on_the_rooms_page(page, context, room, course):
+    lesson = course / 'release' / 'lesson'
+    lesson.mkdir()
+    (lesson / 'intro.md').write_text('# Intro\n\n```python\nx = 1\nprint(x)\n```\n')
+    join_room(page, room, 'Ada')
+    handout(page, 'lesson', 'intro.md').get_by_test_id('handout-open').click()
+    expect(cells(page)).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('hand-in')).to_be_visible(timeout=STARTUP_TIMEOUT_MS)  # once the page has joined
+    room.stop()
+    page.get_by_test_id('hand-in').click()
+    expect(page.get_by_test_id('hand-in-status')).to_have_attribute('data-state', 'waiting', timeout=10_000)
+    page.close()
+
+    # The teacher withdraws the lesson while the hand-in waits: room.html sends it, and it is refused.
+    (lesson / 'intro.md').unlink()
+    room.start()
+    again = context.new_page()
+    again.goto(room.url + 'room.html')
+    message = again.get_by_test_id('room-message')
+    expect(message).to_contain_text('Not handed in: lesson/intro.md (lesson/intro.md was not handed out in this room)',
+                                    timeout=30_000)
+    expect(message).to_have_attribute('data-kind', 'error')
+
+    # Handed out again, the lesson's line says so, until a hand-in of it is taken.
+    (lesson / 'intro.md').write_text('# Intro\n\n```python\nx = 1\nprint(x)\n```\n')
+    item = handout(again, 'lesson', 'intro.md')
+    expect(item).to_have_attribute('data-state', 'refused', timeout=30_000)
+    expect(item).to_contain_text('Not handed in: lesson/intro.md was not handed out in this room')
+    expect(message).not_to_contain_text('Not handed in')
+    item.get_by_test_id('handout-open').click()
+    status = again.get_by_test_id('hand-in-status')
+    expect(status).to_have_attribute('data-state', 'refused', timeout=STARTUP_TIMEOUT_MS)
+    again.get_by_test_id('hand-in').click()
+    expect(status).to_have_attribute('data-state', 'handed-in', timeout=30_000)
+    again.goto(room.url + 'room.html')
+    expect(handout(again, 'lesson', 'intro.md')).to_have_attribute('data-state', 'handed-in', timeout=STARTUP_TIMEOUT_MS)
+    assert (course / 'submitted' / 'ada' / 'lesson' / 'intro.ipynb').is_file()

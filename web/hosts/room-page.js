@@ -5,13 +5,13 @@
 import { button, byTestId, element } from "../dom/element.js";
 import { loadNotebook } from "../notebook/stored-notebooks.js";
 import { fetchAsLearner, joinClassroom } from "../room/classroom.js";
-import { startHandIns } from "../room/hand-in.js";
+import { refusedHandIns, startHandIns } from "../room/hand-in.js";
 
 const POLL_MS = 10_000;
 // What notebook.html opens and Hand in sends back: a notebook or lesson at the top of its assignment, where
 // nbgrader grades. Other files (data, a notebook in a subfolder) are downloaded.
 const OPENS = /^[^/]+\.(ipynb|md|markdown)$/i;
-const LABEL = { new: "New", started: "Started", waiting: "Waiting to be sent", "handed-in": "Handed in", feedback: "Feedback" };
+const LABEL = { new: "New", started: "Started", waiting: "Waiting to be sent", refused: "Not handed in", "handed-in": "Handed in", feedback: "Feedback" };
 
 const message = byTestId("room-message");
 const list = byTestId("handouts");
@@ -54,17 +54,22 @@ async function refresh(learner, handIns) {
     return;
   }
   const files = room.handouts.flatMap(({ assignment, files }) => files.map((file) => ({ assignment, file })));
-  say(files.length
-    ? `${count(room.handouts.length, "assignment")} from your teacher. Open one to work on it; Hand in sends it back.`
-    : "Nothing is handed out yet: your teacher puts the work in the room's release/ folder, and it shows here.");
+  const refused = refusedHandIns(learner.key);
   const shown = new Set();
   for (const { assignment, file } of files) {
     const id = `${assignment}/${file}`;
     shown.add(id);
     const item = items.get(id) ?? listed(assignment, file, learner);
     items.set(id, item);
-    await showState(item, id, room.mine, handIns.unsent.has(id));
+    await showState(item, id, room.mine, handIns.unsent.has(id), refused[id]);
   }
+  // A hand-in refused after its file was withdrawn has no line of its own to show it.
+  const unlisted = Object.entries(refused).filter(([id]) => !shown.has(id) && !handIns.unsent.has(id));
+  const lost = unlisted.map(([id, { why }]) => `Not handed in: ${id} (${why}). Your work on it stays kept in this browser.`);
+  say([files.length
+    ? `${count(room.handouts.length, "assignment")} from your teacher. Open one to work on it; Hand in sends it back.`
+    : "Nothing is handed out yet: your teacher puts the work in the room's release/ folder, and it shows here.", ...lost].join(" "),
+  lost.length ? "error" : "notice");
   for (const [id, item] of items) {
     if (shown.has(id)) continue;
     item.remove();
@@ -99,9 +104,10 @@ function listed(assignment, file, learner) {
   return item;
 }
 
-async function showState(item, id, mine, waiting) {
+async function showState(item, id, mine, waiting, refused) {
   let state = "new";
   if (waiting) state = "waiting";
+  else if (refused) state = "refused";
   else if (mine.feedback[id]) state = "feedback";
   else if (mine.handed_in[id]) state = "handed-in";
   else if (OPENS.test(item.dataset.file)) {
@@ -111,7 +117,8 @@ async function showState(item, id, mine, waiting) {
   item.dataset.state = state;
   item.dataset.feedback = mine.feedback[id] ?? "";
   const at = mine.handed_in[id];
-  item.querySelector(".handout-state").textContent = at && state !== "started" && state !== "waiting" ? `${LABEL[state]} · ${clock(at)}` : LABEL[state];
+  const label = state === "refused" ? `${LABEL.refused}: ${refused.why}` : LABEL[state];
+  item.querySelector(".handout-state").textContent = at && ["handed-in", "feedback"].includes(state) ? `${label} · ${clock(at)}` : label;
   item.querySelector('[data-testid="feedback-link"]').hidden = state !== "feedback";
 }
 

@@ -10,6 +10,10 @@ const HAND_IN = new URL("../classroom/hand-in", import.meta.url);
 const RELEASE = new URL("../classroom/release/", import.meta.url).href;
 const RESEND_MS = 15_000;
 const shown = new Map(); // "ASSIGNMENT/FILE" -> the status element showing that file's hand-in
+// Hand-ins the server refused for good, kept so that a page which did not show the refusal (room.html, sending
+// what an earlier visit left waiting) can still say so: learner's key -> "ASSIGNMENT/FILE" -> {why, at}.
+const REFUSED = "backprop-playground-refused-hand-ins";
+let refusedInMemory = {}; // where storage is blocked
 
 let outbox = null;
 
@@ -57,8 +61,36 @@ export function attachHandIn(anchor, learner, { assignment, file }, notebookText
   box.append(handIn, status);
   anchor.after(box);
   shown.set(id, status);
+  const refused = refusedHandIns(learner.key)[id];
+  if (refused) say(status, "refused", `Not handed in: ${refused.why}.`);
   lastHandIn(learner, id, status);
   return box;
+}
+
+/** This learner's hand-ins the server refused for good, with none taken since: "ASSIGNMENT/FILE" -> {why, at}. */
+export function refusedHandIns(key) {
+  return everyRefusal()[key] ?? {};
+}
+
+function everyRefusal() {
+  try {
+    return JSON.parse(localStorage.getItem(REFUSED) ?? "{}");
+  } catch {
+    return refusedInMemory;
+  }
+}
+
+function keepRefusal({ key, id }, why) {
+  const refused = everyRefusal();
+  const mine = { ...refused[key] };
+  if (why) mine[id] = { why, at: new Date().toISOString() };
+  else delete mine[id];
+  refusedInMemory = { ...refused, [key]: mine };
+  try {
+    localStorage.setItem(REFUSED, JSON.stringify(refusedInMemory));
+  } catch {
+    // storage blocked: kept for as long as the page is open
+  }
 }
 
 /**
@@ -111,6 +143,7 @@ async function send(items) {
     const why = answer.error || `the classroom answered ${response.status}`;
     if (response.ok) {
       if (status) say(status, "handed-in", `Handed in at ${clock(answer.at)}.`);
+      keepRefusal(item, null);
       done.push(item.id);
     } else if (response.status === 429 || response.status >= 500) {
       if (status) say(status, "waiting", `Not sent yet (${why}): it will be sent again.`);
@@ -118,6 +151,7 @@ async function send(items) {
       throw new Error(why);
     } else {
       if (status) say(status, "refused", `Not handed in: ${why}.`);
+      keepRefusal(item, why);
       done.push(item.id); // refused for good: sending the same again would be refused again
     }
   }
