@@ -203,8 +203,9 @@ def test_a_new_build_is_offered_and_then_served_whole(page, site, tmp_path, live
     assert len(old_entries) == 1, f"the old build's files were kept: {old_entries}"
 
 
-# Chromium hands the site to the new worker only once the old one has no request to answer. A page that
-# kept fetching (here Python's, as Python's own start does for seconds) held the new build back for minutes.
+# Chromium hands the site to the new worker once the old one has no request left to answer, and looks again
+# only when a page or worker starts loading. A page that had just fetched (here Python, as its start does for
+# seconds) was left on the old build for minutes.
 KEEP_FETCHING = """import js, time
 url = js.location.origin + '/examples/neuron.py'
 print('fetching')
@@ -216,17 +217,28 @@ while True:
 """
 
 
+# What the update toast says, kept across the reload it leads to.
+TOAST_TEXTS = """new MutationObserver(() => {
+  const toast = document.querySelector('[data-testid="update"]');
+  const said = JSON.parse(sessionStorage.getItem('toast') || '[]');
+  if (toast && !said.includes(toast.textContent)) sessionStorage.setItem('toast', JSON.stringify([...said, toast.textContent]));
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
 def test_a_new_build_takes_over_while_the_page_keeps_fetching(page, site, tmp_path, live):
     link, url = live
+    page.add_init_script(TOAST_TEXTS)
     controlled(first_visit(page, url))
     publish_a_new_build(site, tmp_path, link)
     reload = offered(page)
     type_program(page, KEEP_FETCHING)
     page.get_by_test_id('run').click()
     expect(page.get_by_test_id('output')).to_contain_text('fetching', timeout=STARTUP_TIMEOUT_MS)
-    page.wait_for_timeout(500)
     reload.click()
     expect(page).to_have_title('Backprop Playground 2', timeout=STARTUP_TIMEOUT_MS)
+    assert page.evaluate("JSON.parse(sessionStorage.getItem('toast'))") == [
+        'A new version is ready: Reload', 'Switching to the new version… Reload']
 
 
 def test_the_site_works_under_a_sub_path(page, site, tmp_path):

@@ -1,9 +1,10 @@
 // Registers the service worker (sw.js) for this site's own pages, and offers a reload when a new build
 // has been installed beside the running one: the page never switches under the learner.
 import { element } from "../dom/element.js";
-import { endPageWorkers } from "../session/start-worker.js";
 
 const SITE = new URL("../", import.meta.url); // the site root, one folder up
+const NUDGE = new URL("./offline/nudge-worker.js", SITE);
+const NUDGE_MS = 1000;
 
 export async function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || !location.href.startsWith(SITE.href)) return null;
@@ -13,9 +14,10 @@ export async function registerServiceWorker() {
   const offer = (worker) => offerReload(() => {
     accepted = true;
     worker.postMessage({ type: "skip-waiting" });
-    // Chromium hands over only once the old worker has no request to answer, and Python's workers may keep
-    // fetching (a start, a program): they would end with the reload anyway.
-    endPageWorkers();
+    // Chromium lets the new worker take over once the old one has no request left to answer, but looks again
+    // only when a page or a worker starts loading: a page that had just fetched (Python's start, a program)
+    // was left on the old build for minutes. Starting a worker that ends at once is such a look.
+    setInterval(() => new Worker(NUDGE), NUDGE_MS);
   });
   if (registration.waiting && hadController) offer(registration.waiting);
   registration.addEventListener("updatefound", () => {
