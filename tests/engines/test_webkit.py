@@ -32,8 +32,9 @@ MISSING = [name for name in ('WebKitWebDriver', 'Xvfb') if not shutil.which(name
 # Now and then WebKitGTK stops answering in the middle of a test (on 2 busy cores, about one fresh-clone run
 # in ten): WebKitWebDriver then gives up on a command with its own "timeout" error, which Selenium raises as a
 # TimeoutException with no message. That test runs once more, in a new browser, and the log says "rerun".
-# A wait that runs out (support/drivers.py, wait) says what it waited for, so a page that never does what the
-# test expects still fails, and so does one that hangs the browser every time.
+# A wait that runs out (support/drivers.py, wait) says what it waited for and is not rerun. A page load that
+# never ends gets the same error as a hung browser, so it is rerun too; the same cases run in Firefox
+# (test_firefox.py) with no rerun, and a page that hangs every time still fails here.
 BROWSER_STOPPED_ANSWERING = r'^TimeoutException: Message: \n?$'
 pytestmark = [
     pytest.mark.skipif(bool(MISSING), reason=f"no {' or '.join(MISSING)} (apt-get install webkit2gtk-driver xvfb)"),
