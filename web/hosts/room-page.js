@@ -67,7 +67,7 @@ async function refresh(learner, handIns) {
   const unlisted = Object.entries(refused).filter(([id]) => !shown.has(id) && !handIns.unsent.has(id));
   const lost = unlisted.map(([id, { why }]) => `Not handed in: ${id} (${why}). Your work on it stays kept in this browser.`);
   say([files.length
-    ? `${count(room.handouts.length, "assignment")} from your teacher. Open one to work on it; Hand in sends it back.`
+    ? `${count(room.handouts.filter(({ files }) => files.length).length, "assignment")} from your teacher. Open one to work on it; Hand in sends it back.`
     : "Nothing is handed out yet: your teacher puts the work in the room's release/ folder, and it shows here.", ...lost].join(" "),
   lost.length ? "error" : "notice");
   for (const [id, item] of items) {
