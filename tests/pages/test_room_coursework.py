@@ -181,8 +181,8 @@ def test_a_waiting_hand_in_that_the_server_then_refuses_is_said_on_the_rooms_pag
     again = context.new_page()
     again.goto(room.url + 'room.html')
     message = again.get_by_test_id('room-message')
-    expect(message).to_contain_text('Not handed in: lesson/intro.md (lesson/intro.md was not handed out in this room)',
-                                    timeout=30_000)
+    expect(message).to_contain_text('Not handed in: lesson/intro.md was not handed out in this room.', timeout=30_000)
+    expect(message).to_contain_text('1 assignment from your teacher')  # the lesson's folder is empty
     expect(message).to_have_attribute('data-kind', 'error')
 
     # Handed out again, the lesson's line says so, until a hand-in of it is taken.

@@ -65,7 +65,7 @@ async function refresh(learner, handIns) {
   }
   // A hand-in refused after its file was withdrawn has no line of its own to show it.
   const unlisted = Object.entries(refused).filter(([id]) => !shown.has(id) && !handIns.unsent.has(id));
-  const lost = unlisted.map(([id, { why }]) => `Not handed in: ${id} (${why}). Your work on it stays kept in this browser.`);
+  const lost = unlisted.map(([id, { why }]) => `Not handed in: ${why.startsWith(id) ? why : `${id} (${why})`}. Your work on it stays kept in this browser.`);
   say([files.length
     ? `${count(room.handouts.filter(({ files }) => files.length).length, "assignment")} from your teacher. Open one to work on it; Hand in sends it back.`
     : "Nothing is handed out yet: your teacher puts the work in the room's release/ folder, and it shows here.", ...lost].join(" "),
@@ -119,7 +119,7 @@ async function showState(item, id, mine, waiting, refused) {
   const at = mine.handed_in[id];
   const label = state === "refused" ? `${LABEL.refused}: ${refused.why}` : LABEL[state];
   item.querySelector(".handout-state").textContent = at && ["handed-in", "feedback"].includes(state) ? `${label} · ${clock(at)}` : label;
-  item.querySelector('[data-testid="feedback-link"]').hidden = state !== "feedback";
+  item.querySelector('[data-testid="feedback-link"]').hidden = !mine.feedback[id]; // a refused later hand-in keeps it
 }
 
 async function showFeedback(item, learner) {

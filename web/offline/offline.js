@@ -23,7 +23,9 @@ export async function registerServiceWorker() {
   registration.addEventListener("updatefound", () => {
     const worker = registration.installing;
     worker.addEventListener("statechange", () => {
-      if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
+      if (worker.state !== "installed" || !navigator.serviceWorker.controller) return;
+      if (accepted) worker.postMessage({ type: "skip-waiting" }); // a newer build came while switching
+      else offer(worker);
     });
   });
   navigator.serviceWorker.addEventListener("controllerchange", () => {

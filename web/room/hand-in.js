@@ -11,9 +11,9 @@ const RELEASE = new URL("../classroom/release/", import.meta.url).href;
 const RESEND_MS = 15_000;
 const shown = new Map(); // "ASSIGNMENT/FILE" -> the status element showing that file's hand-in
 // Hand-ins the server refused for good, kept so that a page which did not show the refusal (room.html, sending
-// what an earlier visit left waiting) can still say so: learner's key -> "ASSIGNMENT/FILE" -> {why, at}.
+// what an earlier visit left waiting) can still say so, for a day: learner's key -> "ASSIGNMENT/FILE" -> {why, at}.
 const REFUSED = "backprop-playground-refused-hand-ins";
-let refusedInMemory = {}; // where storage is blocked
+const REFUSAL_KEPT_MS = 24 * 3600_000;
 
 let outbox = null;
 
@@ -67,29 +67,29 @@ export function attachHandIn(anchor, learner, { assignment, file }, notebookText
   return box;
 }
 
-/** This learner's hand-ins the server refused for good, with none taken since: "ASSIGNMENT/FILE" -> {why, at}. */
+/** This learner's hand-ins refused for good in the last day, with none taken since: "ASSIGNMENT/FILE" -> {why, at}. */
 export function refusedHandIns(key) {
-  return everyRefusal()[key] ?? {};
+  const recent = Object.entries(everyRefusal()[key] ?? {}).filter(([, { at }]) => Date.now() - Date.parse(at) < REFUSAL_KEPT_MS);
+  return Object.fromEntries(recent);
 }
 
 function everyRefusal() {
   try {
     return JSON.parse(localStorage.getItem(REFUSED) ?? "{}");
   } catch {
-    return refusedInMemory;
+    return {}; // storage blocked (then the room cannot be joined either) or damaged
   }
 }
 
 function keepRefusal({ key, id }, why) {
   const refused = everyRefusal();
-  const mine = { ...refused[key] };
+  const mine = refusedHandIns(key);
   if (why) mine[id] = { why, at: new Date().toISOString() };
   else delete mine[id];
-  refusedInMemory = { ...refused, [key]: mine };
   try {
-    localStorage.setItem(REFUSED, JSON.stringify(refusedInMemory));
+    localStorage.setItem(REFUSED, JSON.stringify({ ...refused, [key]: mine }));
   } catch {
-    // storage blocked: kept for as long as the page is open
+    // storage full: the page that showed the refusal said it
   }
 }
 
