@@ -184,18 +184,16 @@ class Forwarder:
             # The LRS may have begun taking statements during the split (a proxy or a body limit mended), which
             # made those before look bad: each is sent alone once more, and set aside only if refused again.
             # Such a one then arrives after those sent since: late, rather than never.
-            refused = [one for one in refused if one[1] == 409 or not self.taken_alone(one[0])]
+            again = [one for one in refused if one[1] == 409]
+            for statement, status, _ in refused:
+                if status != 409:
+                    self.split([statement], again)
+            refused = again
         conflicts = [one for one in refused if one[1] == 409]  # an id the LRS has with other content: this one alone
         self.mark_each(conflicts if not taken else refused)
         if refused and not taken and len(conflicts) < len(refused):
             status, reason = next((status, reason) for _, status, reason in refused if status != 409)
             raise Retry(f"the LRS refused every statement it was sent ({status}: {reason})")
-
-    def taken_alone(self, statement):
-        status, _ = self.post([statement])
-        if status in DELIVERED:
-            self.mark([statement], status, None)
-        return status in DELIVERED
 
     def mark_each(self, refused):
         for one, status, reason in refused:
