@@ -69,8 +69,11 @@ export function attachHandIn(anchor, learner, { assignment, file }, notebookText
 
 /** This learner's hand-ins refused for good in the last day, with none taken since: "ASSIGNMENT/FILE" -> {why, at}. */
 export function refusedHandIns(key) {
-  const recent = Object.entries(everyRefusal()[key] ?? {}).filter(([, { at }]) => Date.now() - Date.parse(at) < REFUSAL_KEPT_MS);
-  return Object.fromEntries(recent);
+  return recent(everyRefusal()[key]);
+}
+
+function recent(refusals = {}) {
+  return Object.fromEntries(Object.entries(refusals).filter(([, { at }]) => Date.now() - Date.parse(at) < REFUSAL_KEPT_MS));
 }
 
 function everyRefusal() {
@@ -83,7 +86,7 @@ function everyRefusal() {
 
 function keepRefusal({ key, id }, why) {
   const refused = everyRefusal();
-  const mine = refusedHandIns(key);
+  const mine = recent(refused[key]);
   if (why) mine[id] = { why, at: new Date().toISOString() };
   else delete mine[id];
   try {
