@@ -11,6 +11,7 @@ from backprop_playground.build import build
 from backprop_playground.paths import DIST
 from support import LAN_HOST, block_the_network
 from support.assignment import nbgrader, source_notebook
+from support.cdn import CDN, installed_package
 from support.course import IDS
 from support.pages import open_playground
 from support.servers import serving, static_origin, stop
@@ -77,6 +78,23 @@ def cors_origin(tmp_path_factory):
     server, url = static_origin(folder, cors=True)
     yield folder, url
     stop(server)
+
+
+@pytest.fixture(scope='session')
+def cdn_package(site, tmp_path_factory):
+    """`python build.py package`'s tarball as `npm install` unpacked it: (folder, package.json)."""
+    return installed_package(tmp_path_factory.mktemp('npm'))
+
+
+@pytest.fixture(scope='session')
+def cdn(cdn_package):
+    """The package on a stand-in for jsDelivr (support/cdn.py), on an origin of its own; `cdn.embed` is the
+    script line's URL without its query."""
+    folder, info = cdn_package
+    server = CDN({f"{info['name']}@{info['version']}": folder})
+    server.embed = server.package_url(f"{info['name']}@{info['version']}") + 'embed.js'
+    yield server
+    server.stop()
 
 
 # Chromium, for the pages.

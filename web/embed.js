@@ -17,9 +17,9 @@ import { Notebook } from "./hosts/notebook.js";
 import { registerServiceWorker } from "./offline/offline.js";
 import { Session } from "./session/session.js";
 import { playgroundLink } from "./hosts/playground-link.js";
+import { playgroundPages } from "./hosts/playground-pages.js";
 import { encodeCode } from "./hosts/share-link.js";
 
-const NOTEBOOK_PAGE = new URL("./notebook.html", import.meta.url).href;
 const query = new URL(import.meta.url).searchParams;
 const DEFAULT_ENV = query.get("env") || "page";
 const PAGE_TRIES = /^(\d+|never)$/.test(query.get("tries") ?? "") ? (query.get("tries") === "never" ? "never" : Number(query.get("tries"))) : undefined;
@@ -62,15 +62,19 @@ function makeCell(pre, { element = pre, code = codeOf(pre), quiz = pre.hasAttrib
     cell.output.startRun();
     cell.output.message("notice", "Restarted: this env's names are gone. The next Run runs its cells again from the first.");
   });
-  const open = playgroundLink(() => codeForPlayground(cell), () => cell.points.get());
-  const asNotebook = document.createElement("a");
-  Object.assign(asNotebook, { href: NOTEBOOK_PAGE, target: "_blank", rel: "noopener", textContent: "Open as notebook ↗" });
-  asNotebook.dataset.testid = "open-as-notebook";
-  asNotebook.addEventListener("click", async (event) => {
-    event.preventDefault();
-    window.open(await notebookLink(env), "_blank", "noopener");
-  });
-  parts.tools.append(restart, open, asNotebook);
+  parts.tools.append(restart);
+  const pages = playgroundPages(pre, query.get("playground"));
+  if (pages) {
+    const open = playgroundLink(() => codeForPlayground(cell), () => cell.points.get(), pages.index);
+    const asNotebook = document.createElement("a");
+    Object.assign(asNotebook, { href: pages.notebook, target: "_blank", rel: "noopener", textContent: "Open as notebook ↗" });
+    asNotebook.dataset.testid = "open-as-notebook";
+    asNotebook.addEventListener("click", async (event) => {
+      event.preventDefault();
+      window.open(await notebookLink(env, pages.notebook), "_blank", "noopener");
+    });
+    parts.tools.append(open, asNotebook);
+  }
   const start = () => session.start();
   host.addEventListener("pointerenter", start, { once: true });
   host.addEventListener("focusin", start, { once: true });
@@ -80,13 +84,13 @@ function makeCell(pre, { element = pre, code = codeOf(pre), quiz = pre.hasAttrib
 }
 
 /** notebook.html with this env's cells (its hidden setup first) as a notebook, carried in the link itself. */
-async function notebookLink(env) {
+async function notebookLink(env, page) {
   const sources = [notebook.setups.get(env), ...notebook.cells.filter((cell) => cell.env === env).map((cell) => cell.getText())];
   const title = document.title || "article";
   const { newNotebookText } = await import("./notebook/ipynb.js"); // only when a reader asks for the notebook
   const text = newNotebookText(sources.filter(Boolean), { title });
   const name = `${title.replace(/[^\w -]+/g, "").trim().slice(0, 60) || "article"}.ipynb`;
-  return `${NOTEBOOK_PAGE}#name=${encodeURIComponent(name)}&nb=${await encodeCode(text)}`;
+  return `${page}#name=${encodeURIComponent(name)}&nb=${await encodeCode(text)}`;
 }
 
 /** The cell's code with its env's setup and earlier cells before it, so that it runs on its own. */

@@ -5,12 +5,15 @@ import { linkWithCode } from "./share-link.js";
 
 const PLAYGROUND = new URL("../index.html", import.meta.url).href;
 
-/** The link; `code()` gives (or promises) the code to open, `points()` the cell's own data (or null). */
-export function playgroundLink(code, points = () => null) {
+/**
+ * The link to `playground` (this site's main page by default); `code()` gives (or promises) the code to
+ * open, `points()` the cell's own data (or null).
+ */
+export function playgroundLink(code, points = () => null, playground = PLAYGROUND) {
   const link = element("a", "", "Open in playground ↗");
-  Object.assign(link, { href: PLAYGROUND, target: "_blank", rel: "noopener" });
+  Object.assign(link, { href: playground, target: "_blank", rel: "noopener" });
   link.dataset.testid = "open-in-playground";
-  const refresh = async () => (link.href = await linkWithCode(PLAYGROUND, await code(), points()));
+  const refresh = async () => (link.href = await linkWithCode(playground, await code(), points()));
   link.addEventListener("pointerenter", refresh);
   link.addEventListener("focus", refresh);
   link.addEventListener("click", async (event) => {

@@ -2,6 +2,7 @@
 // MessageChannel port that the worker keeps in module scope, out of reach of Python's `js` (the worker's
 // global scope): whatever a program posts with js.postMessage arrives on the worker object, which
 // nothing here listens to.
+import { keptRuntime } from "./packed-runtime.js";
 import { startModuleWorker } from "./start-worker.js";
 
 export class Interpreter {
@@ -24,8 +25,19 @@ export class Interpreter {
       onMessage({ type: "failed", error: event.message || "the Python worker could not start" });
     };
     const base = new URL("..", import.meta.url).href; // the site's root, one folder up, wherever the page that uses it is
-    this.worker.postMessage({ type: "init", base, precached: precached(base), interruptBuffer: this.interruptBuffer, port: channel.port2 },
+    const fromCache = precached(base);
+    this.worker.postMessage({ type: "init", base, precached: fromCache, interruptBuffer: this.interruptBuffer, port: channel.port2 },
       [channel.port2]);
+    // Each worker gets its own copy of what the page keeps: the packed bytes go to the decoder, which takes them.
+    const { info, wheels, packed } = keptRuntime(base, fromCache);
+    this.hand("build", info);
+    this.hand("wheels", wheels);
+    this.hand("packed", packed, (bytes) => bytes?.slice(0));
+  }
+
+  /** Posts what `promise` gives as {type, value}, or {type, error}. */
+  hand(type, promise, copy = (value) => value) {
+    promise.then((value) => this.post({ type, value: copy(value) }), (error) => this.post({ type, error: error?.message ?? String(error) }));
   }
 
   post(message) {
@@ -44,8 +56,9 @@ export class Interpreter {
  * for nothing. Elsewhere (a LAN address over plain HTTP, an article on another site) the packed one may serve.
  */
 function precached(base) {
+  if (new URL(base).origin !== self.location.origin) return false; // a controller there is the other site's
   if (self.navigator.serviceWorker?.controller) return true;
-  return self.isSecureContext === true && "serviceWorker" in self.navigator && new URL(base).origin === self.location.origin;
+  return self.isSecureContext === true && "serviceWorker" in self.navigator;
 }
 
 function canInterrupt() {

@@ -1,35 +1,108 @@
-// The runtime's three largest files (the standard library, pyodide.asm.wasm and the memory snapshot) as one
-// zstd file, for a browser that was not offered brotli: a page on a classroom's LAN address over plain HTTP
-// (browsers send brotli only to secure origins), or an article on another site. The snapshot holds the
-// wasm's data segments, so the three compress together to about 7.5 MB, against 11.8 MB as gzip and 8.4 MB as
-// brotli (docs/classroom.md, "Classroom"). Where the browser took brotli, or the site's service worker keeps the files,
-// they come as usual.
+// What every Python of a page starts from: build.json, the wheels and, where it serves, the packed runtime.
+// The page fetches them once and keeps them, and each new Python worker (the first, the standby, one after a
+// Stop or a failure) gets a copy: in a profile whose HTTP cache lives in memory (an incognito window, a guest
+// session on a school laptop) the browser kept none of it, and each new worker downloaded 7.5 MB again.
+//
+// The packed runtime is the runtime's three largest files (the standard library, pyodide.asm.wasm and the
+// memory snapshot's pieces) as one zstd file. The snapshot holds the wasm's data segments, so they compress
+// together to about 7.5 MB, against 11.8 MB as gzip and 8.4 MB as brotli (docs/classroom.md, "Classroom").
+// It serves a browser that was not offered brotli (a classroom's LAN address over plain HTTP: browsers send
+// brotli only to secure origins) and any page on another site than the runtime's (an article whose cells
+// come from a CDN, which compresses JSON but sends .wasm, .zip and .bin as they are). Where this site sent
+// brotli to its own page, or its service worker keeps the files, they come one by one as usual.
 import { startModuleWorker } from "./start-worker.js";
 
-// Without a byte of the download or the decoded parts for this long, the packed file is given up and the
-// files come one by one. A slow download goes on as long as bytes come.
+// Without a byte of the download for this long, the packed file is given up and the files come one by
+// one. A slow download goes on as long as bytes come.
 const STALL_MS = 20_000;
+// The decoding worker answers in about 0.1 s; one that says nothing for this long is given up too.
+const UNPACK_MS = 20_000;
+
+const kept = new Map(); // the site's base URL -> what its Pythons start from
 
 /**
- * The packed files' bytes by absolute URL, or null to fetch them as usual: the browser took brotli for
- * build.json, the build has no packed runtime, or it could not be fetched or decoded.
- * `info` is build.json with `encoding`, the Content-Encoding it came with.
+ * {info, wheels, packed}, promises fetched once per page and site: build.json (with `encoding`, the
+ * Content-Encoding it came with), the wheels ([{name, bytes}]) and the packed runtime's compressed bytes (an
+ * ArrayBuffer, or null where the files come one by one). A failed fetch is forgotten, so that a Retry
+ * fetches again. `precached`: this site's service worker keeps the files.
  */
-export async function unpackRuntime(url, info) {
-  if (!info.packed || info.encoding === "br") return null;
-  const { file, decoder, parts, size } = info.packed;
+export function keptRuntime(base, precached) {
+  if (!kept.has(base)) {
+    const url = (path) => new URL(path, base).href;
+    const info = download(url("build.json")).then(async (response) =>
+      ({ ...(await response.json()), encoding: response.headers.get("Content-Encoding") }));
+    const wheels = info.then(({ wheels }) =>
+      Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
+    const packed = info.then((info) => (usesPacked(info, base, precached) ? downloadPacked(url(info.packed.file)) : null));
+    const runtime = { info, wheels, packed };
+    kept.set(base, runtime);
+    Promise.all([info, wheels]).catch(() => kept.get(base) === runtime && kept.delete(base));
+  }
+  return kept.get(base);
+}
+
+function usesPacked(info, base, precached) {
+  if (precached || !info.packed) return false;
+  // This site's own page, sent brotli: the three files come compressed (2.7 + 1.6 + 4.2 MB) and the wasm
+  // compiles while it downloads.
+  return !(info.encoding === "br" && new URL(base).origin === self.location.origin);
+}
+
+async function download(href) {
+  const response = await fetch(href);
+  if (!response.ok) throw new Error(`${href}: ${response.status} ${response.statusText}`);
+  return response;
+}
+
+/** The packed file's bytes, or null (then the files come one by one) if it cannot be had. */
+async function downloadPacked(href) {
+  const stalled = new AbortController();
+  let timer;
+  const wait = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => stalled.abort(new Error(`nothing came for ${STALL_MS / 1000} s`)), STALL_MS);
+  };
+  try {
+    wait();
+    const response = await fetch(href, { signal: stalled.signal });
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    const chunks = [];
+    let length = 0;
+    for (const reader = response.body.getReader(); ;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      wait();
+      chunks.push(value);
+      length += value.length;
+    }
+    const bytes = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return bytes.buffer;
+  } catch (error) {
+    console.warn(`the packed runtime was not used (${error.message}): its files are fetched one by one`);
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * In the Python worker: the packed files' bytes by absolute URL, decoded from `packed` (the compressed
+ * bytes, which it takes), or null to fetch them as usual.
+ */
+export async function unpackRuntime(url, info, packed) {
+  if (!packed) return null;
+  const { decoder, parts, size } = info.packed;
   let worker;
   try {
     worker = startModuleWorker(new URL("./unpack-worker.bundle.js", import.meta.url));
     const buffers = await new Promise((resolve, reject) => {
-      let timer;
-      const wait = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => reject(new Error(`nothing came for ${STALL_MS / 1000} s`)), STALL_MS);
-      };
-      wait();
+      const timer = setTimeout(() => reject(new Error(`the decoder said nothing for ${UNPACK_MS / 1000} s`)), UNPACK_MS);
       worker.onmessage = ({ data }) => {
-        if (data.progress !== undefined) return wait();
         clearTimeout(timer);
         if (data.error) reject(new Error(data.error));
         else if (data.size !== size) reject(new Error(`${data.size} bytes unpacked, ${size} expected`));
@@ -39,7 +112,7 @@ export async function unpackRuntime(url, info) {
         clearTimeout(timer);
         reject(new Error(event.message || "the unpacking worker failed"));
       };
-      worker.postMessage({ url: url(file), decoder: url(decoder), parts });
+      worker.postMessage({ packed, decoder: url(decoder), parts }, [packed]);
     });
     return new Map(parts.map(({ path }, i) => [url(path), new Uint8Array(buffers[i])]));
   } catch (error) {

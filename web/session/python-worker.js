@@ -1,7 +1,8 @@
 // The Python worker: boots Pyodide, unpacks the wheels, runs programs.
 // The messages it trades with python-client.js are listed in docs/contract.md, "Worker protocol".
-// The wheels download alongside the runtime and are unpacked straight into site-packages, so the start
-// costs what a bare loadPyodide costs; micropip loads only for a program that imports it.
+// The page sends build.json, the wheels and the packed runtime, which it downloaded once for every Python it
+// starts (packed-runtime.js); the wheels are unpacked straight into site-packages, so the start costs what a
+// bare loadPyodide costs; micropip loads only for a program that imports it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { unpackRuntime, withPackedFiles } from "./packed-runtime.js";
 
@@ -35,6 +36,14 @@ let gcCollect = null;
 const post = (message) => send(message);
 const progress = (step, text) => post({ type: "progress", step, steps: STEPS, text });
 
+// What the page sends as it has it: {value} or {error}, once each.
+const fromPage = Object.fromEntries(["build", "wheels", "packed"].map((type) => {
+  let settle;
+  const promise = new Promise((resolve, reject) => (settle = ({ value, error }) => (error ? reject(new Error(error)) : resolve(value))));
+  promise.catch(() => {}); // reported where it is awaited
+  return [type, { promise, settle }];
+}));
+
 self.onmessage = ({ data }) => {
   if (data.type !== "init" || send) return;
   self.onmessage = null;
@@ -43,6 +52,7 @@ self.onmessage = ({ data }) => {
   port.onmessage = ({ data }) => {
     if (data.type === "run") run(data);
     else if (data.type === "reset") playground.reset(data.env);
+    else if (hasOwn(fromPage, data.type)) fromPage[data.type].settle(data);
   };
   boot(data).catch((error) => post({ type: "failed", error: describe(error) }));
 };
@@ -91,11 +101,8 @@ async function boot({ base, precached, interruptBuffer: buffer }) {
     lap = now;
   };
   progress(1, "Downloading Python (about 9 MB the first time)…");
-  const info = download(url("build.json")).then(async (response) =>
-    ({ ...(await response.json()), encoding: response.headers.get("Content-Encoding") }));
-  const wheels = info.then(({ wheels }) =>
-    Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
-  wheels.catch(() => {}); // reported below, once Python is there to say it
+  const info = fromPage.build.promise;
+  const wheels = fromPage.wheels.promise;
   const start = await Promise.race([startPython(url, info, precached), runtimeFailure()]);
   pyodide = start.pyodide;
   measure("pyodide");
@@ -157,9 +164,9 @@ function warmUp() {
  */
 async function startPython(url, info, precached) {
   const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals };
-  const unpacked = precached ? Promise.resolve(null) : info.then((info) => unpackRuntime(url, info)).catch(() => null);
-  const snapshot = Promise.all([info, unpacked]).then(([{ snapshot }, files]) =>
-    (snapshot ? files?.get(url(snapshot)) ?? download(url(snapshot)).then((r) => r.arrayBuffer()) : null));
+  const unpacked = precached ? Promise.resolve(null)
+    : Promise.all([info, fromPage.packed.promise]).then(([info, packed]) => unpackRuntime(url, info, packed)).catch(() => null);
+  const snapshot = Promise.all([info, unpacked]).then(([{ snapshot }, files]) => (snapshot ? joined(snapshot, files, url) : null));
   snapshot.catch(() => {}); // a plain boot follows
   // Where the packed runtime cannot serve, Pyodide's own downloads start at once, without waiting for build.json.
   const parts = precached ? [] : ((await info).packed?.parts ?? []);
@@ -172,6 +179,20 @@ async function startPython(url, info, precached) {
     return { pyodide: await loadPyodide(options), from: "boot" };
   });
   return { ...started, packed: (await unpacked) !== null };
+}
+
+/** The memory snapshot, whose pieces (build step snapshot.py) come unpacked or are fetched. */
+async function joined({ files: pieces, size }, files, url) {
+  const parts = await Promise.all(pieces.map(async (path) =>
+    files?.get(url(path)) ?? new Uint8Array(await (await download(url(path))).arrayBuffer())));
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  if (offset !== size) throw new Error(`the snapshot's pieces hold ${offset} bytes, ${size} expected`);
+  return whole;
 }
 
 /**

@@ -8,6 +8,9 @@
     serve --managed                   plain HTTP to devices whose policy treats this origin as secure
     zip                               build, then write one zip of the site; its path is the last line
     wheel                             build, then write the wheel a teacher installs; its path is the last line
+    package                           build, then write the npm package that a CDN serves to articles (npm pack);
+                                      its path is the last line
+    export DIR                        write the static site into DIR, for any host (from the wheel: no Node)
     docs                              build, then the documentation site into dist/docs/ (needs MkDocs)
     check PATH…                       check the exercises of Markdown, notebook or HTML files: every solution must
                                       pass its checks and every starter fail them (nothing is built)
@@ -24,13 +27,14 @@ from . import paths
 from .server import make_server
 from .server.room_network import NOTES, lan_address, mode_of, policy_lines
 
-COMMANDS = ['build', 'serve', 'zip', 'wheel', 'docs', 'check']
+COMMANDS = ['build', 'serve', 'zip', 'wheel', 'package', 'export', 'docs', 'check']
 
 
 def main(argv=None, prog=None):
     parser = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('command', nargs='?', choices=COMMANDS, default='build' if paths.in_checkout() else 'serve')
-    parser.add_argument('files', nargs='*', metavar='PATH', help='check: the files whose exercises to check')
+    parser.add_argument('files', nargs='*', metavar='PATH',
+                        help='check: the files whose exercises to check; export: the folder to write')
     parser.add_argument('--host', default='127.0.0.1', help='0.0.0.0 to serve a classroom network')
     parser.add_argument('--port', type=int, default=8000)
     parser.add_argument('--full', action='store_true', help='build dist/ and the snapshot from nothing')
@@ -60,15 +64,24 @@ def main(argv=None, prog=None):
         from .check import main as check
 
         sys.exit(check(args.files))
-    if args.files:
+    if args.command == 'export' and len(args.files) != 1:
+        parser.error("export takes one folder: export DIR")
+    elif args.files and args.command != 'export':
         parser.error(f"{args.command} takes no files")
     if paths.in_checkout():
         from .build import build
 
         build(full=args.full)
-    elif args.command != 'serve':
+    elif args.command not in ('serve', 'export'):
         parser.error(f"{args.command} needs a checkout of the repository (its web/ and npm packages); "
-                     "the installed package only serves the site it carries")
+                     "the installed package serves or exports the site it carries")
+    if args.command == 'export':
+        from .export import export
+
+        try:
+            print(export(paths.served_site(), Path(args.files[0])))
+        except ValueError as error:
+            sys.exit(f"backprop-playground: export: {error}")
     if args.command == 'zip':
         from .build.archive import zip_site
 
@@ -77,6 +90,10 @@ def main(argv=None, prog=None):
         from .build.archive import wheel
 
         print(wheel())
+    elif args.command == 'package':
+        from .build.package import package
+
+        print(package())
     elif args.command == 'docs':
         from .build.docs import build_docs
 

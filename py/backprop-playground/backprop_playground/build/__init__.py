@@ -49,11 +49,11 @@ def build_unlocked(full, dist):
     web.copy_web(out, bundled={*bundles.SOURCES, service_worker.SOURCE})
     python_version, micropip = pyodide.copy_runtime(out)
     names = wheels.build_wheels(out)
-    snapshot.make_snapshot(out, names)
-    runtime = packed.pack_runtime(out)
+    memory = snapshot.make_snapshot(out, names)
+    runtime = packed.pack_runtime(out, memory['files'])
     bundles.bundle_modules(out)
     info = {'python': python_version, 'micropip': micropip, 'wheels': names, 'runtime': names[-1],
-            'snapshot': snapshot.SNAPSHOT, 'packed': runtime}
+            'snapshot': memory, 'packed': runtime}
     out.put(dist / 'build.json', json.dumps(info, indent=2).encode())
     out.delete_unmade(keep={dist / service_worker.SW}, keep_under={dist / docs.FOLDER})
     service_worker.bundle_service_worker(out)

@@ -1,5 +1,5 @@
-"""The packed runtime, pyodide/runtime.zst: the standard library, the wasm and the snapshot in one zstd
-stream, for browsers that are not offered brotli (web/session/packed-runtime.js).
+"""The packed runtime, pyodide/runtime.zst: the standard library, the wasm and the snapshot's pieces in one
+zstd stream, for browsers that are not offered brotli (web/session/packed-runtime.js).
 
 zstd at level 22 (its window, 128 MB, spans all three files): the snapshot holds the wasm's data segments,
 so the three shrink together to 7.5 MB, against 11.8 MB as gzip and 8.4 MB as brotli, and decode in about
@@ -10,19 +10,20 @@ import hashlib
 
 from ..paths import CACHE
 from .pyodide import STDLIB
-from .snapshot import SNAPSHOT
 from .tools import HERE, node
 
 PACKED = 'pyodide/runtime.zst'
-PARTS = [f'pyodide/{STDLIB}', 'pyodide/pyodide.asm.wasm', SNAPSHOT]
+FILES = [f'pyodide/{STDLIB}', 'pyodide/pyodide.asm.wasm']  # then the snapshot's pieces
 PROGRAM = 'pack-runtime.mjs'
 DECODER = 'vendor/zstd.wasm'  # web.py copies it
 
 
-def pack_runtime(out):
-    """Writes PACKED, made again only when a part changed (it takes about 15 s); returns build.json's entry."""
+def pack_runtime(out, snapshot):
+    """Writes PACKED, made again only when a part changed (it takes about 15 s); returns build.json's entry.
+    `snapshot`: the snapshot's pieces."""
+    parts = [*FILES, *snapshot]
     digest = hashlib.sha256((HERE / PROGRAM).read_bytes())
-    for part in PARTS:
+    for part in parts:
         digest.update((out.dist / part).read_bytes())
     cached = CACHE / 'packed' / f"{digest.hexdigest()[:16]}.zst"
     if not cached.is_file():
@@ -30,13 +31,13 @@ def pack_runtime(out):
         for old in cached.parent.glob('*.zst'):
             old.unlink()
         partial = cached.with_suffix('.partial')
-        node(PROGRAM, partial, *(out.dist / part for part in PARTS), label='node: zstd for the packed runtime')
+        node(PROGRAM, partial, *(out.dist / part for part in parts), label='node: zstd for the packed runtime')
         partial.replace(cached)
     out.put(out.dist / PACKED, cached.read_bytes())
     print(f"  {PACKED}: {(out.dist / PACKED).stat().st_size / 1e6:.1f} MB")
-    parts, offset = [], 0
-    for part in PARTS:
+    placed, offset = [], 0
+    for part in parts:
         size = (out.dist / part).stat().st_size
-        parts.append({'path': part, 'offset': offset, 'size': size})
+        placed.append({'path': part, 'offset': offset, 'size': size})
         offset += -(-size // 16) * 16
-    return {'file': PACKED, 'decoder': DECODER, 'size': offset, 'parts': parts}
+    return {'file': PACKED, 'decoder': DECODER, 'size': offset, 'parts': placed}

@@ -5,17 +5,20 @@ options are private: they fit only the exact runtime that made them, so a new on
 runtime or a wheel changes (key), under Node with the runtime it ships, and the worker falls back to a
 plain boot if restoring fails. A snapshot holds memory, not files: the worker still unpacks the wheels after
 restoring it. It is kept in .cache/snapshot/ by its key, since making one takes about 20 s.
+
+dist/ holds it in files of at most 16 MiB (31.5 MB whole): Cloudflare Pages refuses a file over 25 MiB and
+jsDelivr one over 20 MB. The worker joins them (about 10 ms); the packed runtime carries them as parts too.
 """
 import hashlib
-import shutil
 import zipfile
 
 from ..paths import CACHE, ROOT
 from .pyodide import FILES, STDLIB
 from .tools import HERE, node
 
-SNAPSHOT = 'pyodide/snapshot.bin'  # python-worker.js restores Python from it
+SNAPSHOT = 'pyodide/snapshot.bin'  # as snapshot.mjs writes it; dist/ has its pieces (files())
 PROGRAM = 'snapshot.mjs'
+PIECE = 16 * 2**20  # bytes: a multiple of 16, so that each piece starts aligned in the packed runtime too
 
 
 def key(dist, wheels):
@@ -32,15 +35,26 @@ def key(dist, wheels):
     return digest.hexdigest()[:16]
 
 
+def piece_name(index):
+    return SNAPSHOT.replace('.bin', f"-{index + 1}.bin")
+
+
 def make_snapshot(out, wheels):
+    """Writes the snapshot's pieces; returns build.json's entry: {files, size}."""
     cached = CACHE / 'snapshot' / f"{key(out.dist, wheels)}.bin"
     if not cached.is_file():
-        node(PROGRAM, out.dist, SNAPSHOT, *wheels, label='node: Pyodide memory snapshot')
         cached.parent.mkdir(parents=True, exist_ok=True)
         for old in cached.parent.glob('*.bin'):
             old.unlink()
-        shutil.copyfile(out.dist / SNAPSHOT, cached)
+        partial = cached.with_suffix('.partial')
+        node(PROGRAM, out.dist, partial, *wheels, label='node: Pyodide memory snapshot')
+        partial.replace(cached)
     else:
         print(f"  {SNAPSHOT}: the runtime and the wheels are unchanged, so the snapshot is {cached.relative_to(ROOT)}")
-    out.put(out.dist / SNAPSHOT, cached.read_bytes())
-    print(f"  {SNAPSHOT}: {(out.dist / SNAPSHOT).stat().st_size / 1e6:.1f} MB")
+    data = cached.read_bytes()
+    files = []
+    for index, start in enumerate(range(0, len(data), PIECE)):
+        files.append(piece_name(index))
+        out.put(out.dist / files[-1], data[start:start + PIECE])
+    print(f"  {SNAPSHOT}: {len(data) / 1e6:.1f} MB, as {', '.join(files)}")
+    return {'files': files, 'size': len(data)}
