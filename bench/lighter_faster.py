@@ -48,8 +48,15 @@ MOONS_TRAINING_WITHOUT_CHARTS = re.sub(r'^\s*plot(_boundary)?\(.*\n', '', MOONS_
 
 
 # The floor of a start from the snapshot: a page that does nothing but restore it (no editor, no wheels).
+# The snapshot's pieces (build step snapshot.py) are fetched at once and joined, as python-worker.js does.
 SNAPSHOT_ONLY_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
-const memory = fetch("./pyodide/snapshot.bin").then((response) => response.arrayBuffer());
+const { files, size } = SNAPSHOT;
+const memory = Promise.all(files.map(async (path) => new Uint8Array(await (await fetch("./" + path)).arrayBuffer())))
+  .then((parts) => {
+    const whole = new Uint8Array(size);
+    parts.reduce((offset, part) => (whole.set(part, offset), offset + part.length), 0);
+    return whole;
+  });
 await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href, _loadSnapshot: memory });
 self.postMessage("ready");"""
 
@@ -135,7 +142,7 @@ def main():
     args = parser.parse_args()
     if args.charts_only:
         return charts_only(args.runs)
-    bare, snapshot_only = bare_site(), bare_site(SNAPSHOT_ONLY_WORKER)
+    bare, snapshot_only = bare_site(), bare_site(SNAPSHOT_ONLY_WORKER.replace('SNAPSHOT', json.dumps(json.loads((DIST / 'build.json').read_text())['snapshot'])))
     _, snapshot_only_url = serve(snapshot_only, isolated=False)
     _, url = serve(DIST)
     plain_server, plain_url = serve(DIST, isolated=False)

@@ -92,6 +92,32 @@ def test_an_article_cell_runs_and_draws_in_its_shadow_root(engine, site_url):
     stop_a_loop(driver, third, engine.stop_in_place)
 
 
+def test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts(engine, cdn, other_origin):
+    """One script line from the npm package on a stand-in for jsDelivr (support/cdn.py); the article is on a
+    third origin, not isolated: Stop restarts Python, which starts from the page's copy of the runtime."""
+    driver, _ = engine
+    driver.get(article(other_origin, 'smoke-cdn.html', f'''<h1>From a CDN</h1>
+        <pre><code class="language-python">a = Value(3.0, label='a')
+b = a * a; b.label = 'b'
+b.backward()
+draw_dot(b)</code></pre>
+        <script type="module" src="{cdn.embed}?lang=python"></script>'''))
+    cell = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the cell')[0].shadow_root
+    graph = find(press_run(driver, cell), 'svg')
+    assert 'grad 6.0000' in graph.text and 'data 9.0000' in graph.text
+    assert not cell.find_elements(By.CSS_SELECTOR, '[data-testid="open-in-playground"]'), 'a CDN has no playground page'
+    type_program(driver, cell, "print('looping'); exec('while True: pass')")
+    part(cell, 'run').click()
+    wait(driver, lambda: 'looping' in part(cell, 'output').text, 'the loop to run', STARTUP_TIMEOUT_MS)
+    part(cell, 'stop').click()
+    wait(driver, lambda: 'this page is not cross-origin isolated' in part(cell, 'output').text, 'Stop to restart Python')
+    wait_ready(driver, cell)
+    type_program(driver, cell, "draw_dot(Value(2.0, label='again') * 3)")
+    assert 'data 6.0000' in find(press_run(driver, cell), 'svg').text
+    fetched = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+    assert not [url for url in fetched if '/pyodide/snapshot' in url or url.endswith('/pyodide/pyodide.asm.wasm')], fetched
+
+
 def test_a_course_exercise_fails_then_passes_with_the_solution(engine, site_url):
     driver, _ = engine
     driver.get(site_url + 'course.html')

@@ -27,7 +27,8 @@ from smoke_cases import (test_a_classroom_learner_joins_and_an_assignment_scores
                          test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts,
                          test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts,
                          test_a_course_exercise_fails_then_passes_with_the_solution, test_a_notebook_opens_by_url_and_runs,
-                         test_an_article_cell_runs_and_draws_in_its_shadow_root, test_embed_html_runs_in_an_iframe,
+                         test_an_article_cell_runs_and_draws_in_its_shadow_root,
+                         test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts, test_embed_html_runs_in_an_iframe,
                          test_the_main_page_on_a_second_visit_under_the_service_worker,
                          test_the_main_page_runs_draws_and_stops,
                          test_a_value_explains_its_grad_and_a_quiz_marks_predictions)

@@ -1,4 +1,6 @@
 """Python starts from the build's memory snapshot (backprop_playground/build/snapshot.py), and boots as usual without it."""
+import json
+
 import pytest
 from playwright.sync_api import expect
 
@@ -31,17 +33,20 @@ def test_python_starts_from_the_snapshot_with_its_files_and_a_new_random_state(p
 
 @pytest.mark.parametrize('answer', ['missing', 'not a snapshot', 'cut short'])
 def test_python_boots_as_usual_when_the_snapshot_does_not_restore(page, context, site, site_url, answer):
-    snapshot = (site / SNAPSHOT).read_bytes()
+    pieces = json.loads((site / 'build.json').read_text())['snapshot']['files']
+    assert len(pieces) > 1 and all(piece.startswith(SNAPSHOT.removesuffix('.bin')) for piece in pieces)
 
     def route(route):
+        piece = route.request.url.split('/pyodide/')[-1]
         if answer == 'missing':
             route.fulfill(status=404, body='')
         elif answer == 'not a snapshot':
             route.fulfill(status=200, body=b'not a snapshot\n' * 1000)
         else:
-            route.fulfill(status=200, body=snapshot[:len(snapshot) // 2])
+            data = (site / 'pyodide' / piece).read_bytes()
+            route.fulfill(status=200, body=data[:len(data) // 2])
 
-    context.route('**/pyodide/snapshot.bin', route)  # runs before conftest's route, which was added first
+    context.route('**/pyodide/snapshot-*.bin', route)  # runs before conftest's route, which was added first
     open_playground(page, site_url)
     assert page.evaluate(START) == 'boot'
     type_program(page, 'print(Value(2.0) * 3)\n')

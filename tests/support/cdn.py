@@ -16,6 +16,7 @@ import http.server
 import json
 import shutil
 import subprocess
+import sys
 import threading
 from collections import Counter
 from pathlib import Path
@@ -23,8 +24,9 @@ from urllib.parse import unquote, urlsplit
 
 import brotli
 
-from backprop_playground.build.package import package
 from backprop_playground.server.static import accepted_encodings
+
+from . import ROOT
 
 MAX_FILE = 20 * 10**6
 TYPES = {
@@ -43,9 +45,12 @@ HEADERS = {
 
 
 def installed_package(folder):
-    """`python build.py package`'s tarball, installed by npm (offline) into `folder`: (the package's folder,
-    its package.json)."""
-    tarball = package(into=folder)
+    """`python build.py package`'s tarball (its path is the command's last line), installed by npm (offline) into
+    `folder`: (the package's folder, its package.json)."""
+    made = subprocess.run([sys.executable, 'build.py', 'package'], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
+    tarball = Path(made.stdout.strip().splitlines()[-1])
+    assert tarball.is_file() and tarball.suffix == '.tgz', made.stdout[-2000:]
     subprocess.run(['npm', 'install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', str(folder),
                     str(tarball)], check=True, capture_output=True)
     installed = folder / 'node_modules' / 'backprop-playground'

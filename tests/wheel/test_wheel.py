@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from backprop_playground.build.archive import version
 from support import ROOT
 from support.pages import check, exercise
-from support.servers import NAME, join
+from support.servers import NAME, join, static_origin
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -97,3 +97,32 @@ def test_the_wheels_check_command_runs_the_pages_runtime_from_the_site_it_carrie
     done = subprocess.run([str(bin_folder / 'backprop-playground'), 'check', str(lesson)], env=env, cwd=folder,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip().endswith('4 exercises checked, 0 wrong'), done.stdout + done.stderr
+
+
+def test_the_wheels_export_writes_the_site_for_any_host_and_keeps_what_it_did_not_write(installed, page, tmp_path):
+    bin_folder, env, folder = installed
+    target = tmp_path / 'public'
+    done = subprocess.run([str(bin_folder / 'backprop-playground'), 'export', str(target)], env=env, cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1].startswith(f"exported the playground into {target}/")
+    assert json.loads((target / 'build.json').read_text()) == json.loads((ROOT / 'dist' / 'build.json').read_text())
+    assert max(p.stat().st_size for p in target.rglob('*') if p.is_file()) <= 20 * 10**6  # every static host takes it
+    # A plain static server, as an author's host: the exported page runs.
+    server, url = static_origin(target)
+    try:
+        page.goto(url + 'index.html')
+        expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=90_000)
+    finally:
+        server.shutdown()
+    # Exporting again over the export is fine; a folder of the author's own files is refused, and kept as it was.
+    again = subprocess.run([str(bin_folder / 'backprop-playground'), 'export', str(target)], env=env, cwd=folder,
+                           capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    theirs = tmp_path / 'my-blog'
+    theirs.mkdir()
+    (theirs / 'index.html').write_text('my own page')
+    refused = subprocess.run([str(bin_folder / 'backprop-playground'), 'export', str(theirs)], env=env, cwd=folder,
+                             capture_output=True, text=True)
+    assert refused.returncode != 0 and 'is not empty and holds no earlier export' in refused.stderr
+    assert [p.name for p in theirs.iterdir()] == ['index.html'] and (theirs / 'index.html').read_text() == 'my own page'

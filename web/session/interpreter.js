@@ -13,7 +13,18 @@ export class Interpreter {
     this.interruptBuffer = canInterrupt() ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     const channel = new MessageChannel();
     this.port = channel.port1;
-    this.port.onmessage = ({ data }) => onMessage(data);
+    const base = new URL("..", import.meta.url).href; // the site's root, one folder up, wherever the page that uses it is
+    const fromCache = precached(base);
+    const runtime = keptRuntime(base, fromCache);
+    const downloaded = []; // what this worker says it fetched of the large files, kept once it is ready
+    this.port.onmessage = ({ data }) => {
+      if (data.type === "kept") {
+        if (this.readyMessage === null) downloaded.push(data);
+        return;
+      }
+      if (data.type === "ready" && this.readyMessage === null) runtime.keep(downloaded.splice(0), data.start === "snapshot");
+      onMessage(data);
+    };
     try {
       this.worker = startModuleWorker(new URL("./python-worker.js", import.meta.url));
     } catch (error) {
@@ -24,15 +35,17 @@ export class Interpreter {
       event.preventDefault?.();
       onMessage({ type: "failed", error: event.message || "the Python worker could not start" });
     };
-    const base = new URL("..", import.meta.url).href; // the site's root, one folder up, wherever the page that uses it is
-    const fromCache = precached(base);
-    this.worker.postMessage({ type: "init", base, precached: fromCache, interruptBuffer: this.interruptBuffer, port: channel.port2 },
-      [channel.port2]);
     // Each worker gets its own copy of what the page keeps: the packed bytes go to the decoder, which takes them.
-    const { info, wheels, packed } = keptRuntime(base, fromCache);
-    this.hand("build", info);
-    this.hand("wheels", wheels);
-    this.hand("packed", packed, (bytes) => bytes?.slice(0));
+    // A worker downloads the large files itself only where the page has none of them yet, and hands them over
+    // unless this site's service worker serves them.
+    const files = runtime.keptFiles();
+    const keep = !files && !self.navigator.serviceWorker?.controller;
+    this.worker.postMessage({ type: "init", base, precached: fromCache, keep, interruptBuffer: this.interruptBuffer, port: channel.port2 },
+      [channel.port2]);
+    this.port.postMessage({ type: "files", value: files }, files ? [...files.values()] : []);
+    this.hand("build", runtime.info);
+    this.hand("wheels", runtime.wheels);
+    this.hand("packed", runtime.packed, (bytes) => bytes?.slice(0));
   }
 
   /** Posts what `promise` gives as {type, value}, or {type, error}. */

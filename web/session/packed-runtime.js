@@ -21,10 +21,12 @@ const UNPACK_MS = 20_000;
 const kept = new Map(); // the site's base URL -> what its Pythons start from
 
 /**
- * {info, wheels, packed}, promises fetched once per page and site: build.json (with `encoding`, the
- * Content-Encoding it came with), the wheels ([{name, bytes}]) and the packed runtime's compressed bytes (an
- * ArrayBuffer, or null where the files come one by one). A failed fetch is forgotten, so that a Retry
- * fetches again. `precached`: this site's service worker keeps the files.
+ * What a site's Pythons start from, fetched once per page: `info`, `wheels` and `packed` are promises of
+ * build.json (with `encoding`, the Content-Encoding it came with), the wheels ([{name, bytes}]) and the packed
+ * runtime's compressed bytes (an ArrayBuffer, or null where the files come one by one). Where they came one by
+ * one, the first Python hands over what it downloaded (keep()), and keptFiles() gives each later one a copy.
+ * A failed fetch is forgotten, so that a Retry fetches again. `precached`: this site's service worker keeps the
+ * files.
  */
 export function keptRuntime(base, precached) {
   if (!kept.has(base)) {
@@ -34,11 +36,33 @@ export function keptRuntime(base, precached) {
     const wheels = info.then(({ wheels }) =>
       Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
     const packed = info.then((info) => (usesPacked(info, base, precached) ? downloadPacked(url(info.packed.file)) : null));
-    const runtime = { info, wheels, packed };
+    const runtime = { info, wheels, packed, ...largeFiles(info, url) };
     kept.set(base, runtime);
     Promise.all([info, wheels]).catch(() => kept.get(base) === runtime && kept.delete(base));
   }
   return kept.get(base);
+}
+
+/** The large files as a page keeps them once a Python downloaded them: the wasm, the standard library, the snapshot's pieces. */
+function largeFiles(info, url) {
+  const files = new Map();
+  let wanted = null; // absolute URL -> whether it is a piece of the snapshot
+  info.then(({ packed, snapshot }) => {
+    wanted = new Map((packed?.parts ?? []).map(({ path }) => [url(path), Boolean(snapshot?.files.includes(path))]));
+  }, () => {});
+  return {
+    /** Keeps [{url, bytes}] from a Python that became ready; the snapshot's pieces only if it restored from them. */
+    keep(downloaded, restored) {
+      for (const { url: href, bytes } of downloaded) {
+        if (wanted?.has(href) && (restored || !wanted.get(href)) && !files.has(href) && bytes instanceof ArrayBuffer) files.set(href, bytes);
+      }
+    },
+    /** A copy of every large file by URL, or null until the page has them all. */
+    keptFiles() {
+      if (!wanted?.size || [...wanted.keys()].some((href) => !files.has(href))) return null;
+      return new Map([...files].map(([href, bytes]) => [href, bytes.slice(0)]));
+    },
+  };
 }
 
 function usesPacked(info, base, precached) {
@@ -126,19 +150,23 @@ export async function unpackRuntime(url, info, packed) {
 const TYPES = { ".wasm": "application/wasm", ".zip": "application/zip" };
 
 /**
- * Runs `start` (Pyodide's loadPyodide) with fetch answering the packed files' URLs (`urls`) from `unpacked`
- * (a promise of the map above, or of null), and every other URL at once as usual; fetch is itself again once
+ * Runs `start` (Pyodide's loadPyodide) with fetch answering the large files' URLs (`urls`) from `unpacked`
+ * (a promise of a map by URL, or of null), and every other URL at once as usual; fetch is itself again once
  * `start` settles. loadPyodide fetches the wasm and the standard library itself, by URL, and has no option
- * for their bytes.
+ * for their bytes. What of `urls` comes from the network goes to `fetched(url, bytes)` too, if given.
  */
-export async function withPackedFiles(urls, unpacked, start) {
+export async function withPackedFiles(urls, unpacked, fetched, start) {
   const fetch = globalThis.fetch;
   globalThis.fetch = async (resource, init) => {
     const href = resource instanceof Request ? resource.url : new URL(resource, self.location.href).href;
     const bytes = urls.has(href) ? (await unpacked)?.get(href) : undefined;
-    if (!bytes) return fetch(resource, init);
+    if (!bytes) {
+      const response = await fetch(resource, init);
+      if (urls.has(href) && fetched && response.ok) response.clone().arrayBuffer().then((copy) => fetched(href, copy), () => {});
+      return response;
+    }
     const type = TYPES[href.slice(href.lastIndexOf("."))] ?? "application/octet-stream";
-    return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.length) } });
+    return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.byteLength) } });
   };
   try {
     return await start();

@@ -37,7 +37,7 @@ const post = (message) => send(message);
 const progress = (step, text) => post({ type: "progress", step, steps: STEPS, text });
 
 // What the page sends as it has it: {value} or {error}, once each.
-const fromPage = Object.fromEntries(["build", "wheels", "packed"].map((type) => {
+const fromPage = Object.fromEntries(["build", "wheels", "packed", "files"].map((type) => {
   let settle;
   const promise = new Promise((resolve, reject) => (settle = ({ value, error }) => (error ? reject(new Error(error)) : resolve(value))));
   promise.catch(() => {}); // reported where it is awaited
@@ -90,7 +90,7 @@ async function download(url) {
   return response;
 }
 
-async function boot({ base, precached, interruptBuffer: buffer }) {
+async function boot({ base, precached, keep, interruptBuffer: buffer }) {
   // Relative URLs in a worker resolve against the worker script; the page sends its own base.
   const url = (path) => new URL(path, base).href;
   const timings = {};
@@ -103,7 +103,10 @@ async function boot({ base, precached, interruptBuffer: buffer }) {
   progress(1, "Downloading Python (about 9 MB the first time)…");
   const info = fromPage.build.promise;
   const wheels = fromPage.wheels.promise;
-  const start = await Promise.race([startPython(url, info, precached), runtimeFailure()]);
+  // What this worker downloads of the runtime's large files goes to the page too, which keeps it for the page's
+  // later Pythons (packed-runtime.js), where the page asks for it.
+  const fetched = keep ? (href, bytes) => send({ type: "kept", url: href, bytes }, [bytes]) : null;
+  const start = await Promise.race([startPython(url, info, precached, fetched), runtimeFailure()]);
   pyodide = start.pyodide;
   measure("pyodide");
   if (buffer) {
@@ -129,7 +132,8 @@ async function boot({ base, precached, interruptBuffer: buffer }) {
   intrinsics = snapshotIntrinsics([playground]);
   reached = null; // what the worker itself did to start Python is not a run's
   measure("engine");
-  post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, packed: start.packed, timings });
+  post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, packed: start.packed,
+    kept: start.kept, timings });
   warmUp();
 }
 
@@ -159,18 +163,34 @@ function warmUp() {
 }
 
 /**
+ * The runtime's large files (the standard library, the wasm, the snapshot's pieces) by absolute URL, and where
+ * they came from: the page's copy of what an earlier Python of the page downloaded ("kept"), or the packed
+ * runtime ("packed"); null where they are fetched as usual.
+ */
+async function largeFiles(url, info, precached) {
+  const kept = await fromPage.files.promise;
+  if (kept) return { files: new Map([...kept].map(([href, bytes]) => [href, new Uint8Array(bytes)])), from: "kept" };
+  if (precached) return null;
+  const [build, packed] = await Promise.all([info, fromPage.packed.promise]);
+  const files = await unpackRuntime(url, build, packed);
+  return files && { files, from: "packed" };
+}
+
+/**
  * Python restored from the build's memory snapshot (scalargrad already imported), or booted as usual
  * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
+ * `fetched(url, bytes)`, if given, receives what was downloaded of the large files.
  */
-async function startPython(url, info, precached) {
+async function startPython(url, info, precached, fetched) {
   const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals };
-  const unpacked = precached ? Promise.resolve(null)
-    : Promise.all([info, fromPage.packed.promise]).then(([info, packed]) => unpackRuntime(url, info, packed)).catch(() => null);
-  const snapshot = Promise.all([info, unpacked]).then(([{ snapshot }, files]) => (snapshot ? joined(snapshot, files, url) : null));
+  const large = largeFiles(url, info, precached).catch(() => null);
+  const files = large.then((found) => found?.files ?? null);
+  const snapshot = Promise.all([info, files]).then(([{ snapshot }, files]) => (snapshot ? joined(snapshot, files, url, fetched) : null));
   snapshot.catch(() => {}); // a plain boot follows
-  // Where the packed runtime cannot serve, Pyodide's own downloads start at once, without waiting for build.json.
-  const parts = precached ? [] : ((await info).packed?.parts ?? []);
-  const started = await withPackedFiles(new Set(parts.map(({ path }) => url(path))), unpacked, async () => {
+  const { packed, snapshot: memory } = await info;
+  // loadPyodide fetches the wasm and the standard library itself; the snapshot's pieces are joined above.
+  const parts = (packed?.parts ?? []).filter(({ path }) => !memory?.files.includes(path));
+  const started = await withPackedFiles(new Set(parts.map(({ path }) => url(path))), files, fetched, async () => {
     try {
       if (await snapshot) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
     } catch {
@@ -178,20 +198,34 @@ async function startPython(url, info, precached) {
     }
     return { pyodide: await loadPyodide(options), from: "boot" };
   });
-  return { ...started, packed: (await unpacked) !== null };
+  const found = await large;
+  return { ...started, packed: found?.from === "packed", kept: found?.from === "kept" };
 }
 
-/** The memory snapshot, whose pieces (build step snapshot.py) come unpacked or are fetched. */
-async function joined({ files: pieces, size }, files, url) {
-  const parts = await Promise.all(pieces.map(async (path) =>
-    files?.get(url(path)) ?? new Uint8Array(await (await download(url(path))).arrayBuffer())));
+/**
+ * The memory snapshot, whose pieces (build step snapshot.py) come in `files` or are fetched; what was fetched
+ * goes to `fetched` once the pieces add up.
+ */
+async function joined({ files: pieces, size }, files, url, fetched) {
+  const downloaded = [];
+  const parts = await Promise.all(pieces.map(async (path) => {
+    const kept = files?.get(url(path));
+    if (kept) return kept;
+    const bytes = new Uint8Array(await (await download(url(path))).arrayBuffer());
+    downloaded.push([url(path), bytes]);
+    return bytes;
+  }));
   const whole = new Uint8Array(size);
   let offset = 0;
   for (const part of parts) {
+    if (offset + part.length > size) break;
     whole.set(part, offset);
     offset += part.length;
   }
-  if (offset !== size) throw new Error(`the snapshot's pieces hold ${offset} bytes, ${size} expected`);
+  if (offset !== size || parts.reduce((sum, part) => sum + part.length, 0) !== size) {
+    throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
+  }
+  for (const [href, bytes] of downloaded) fetched?.(href, bytes.slice().buffer);
   return whole;
 }
 
