@@ -17,7 +17,7 @@ from selenium.webdriver.support.select import Select
 from backprop_playground.classroom import Classroom
 from support import STARTUP_TIMEOUT_MS
 from support.course import STARTER_MESSAGES
-from support.drivers import find, part, press_run, state, type_program, wait, wait_ready
+from support.drivers import find, part, press_run, screenshot, state, type_program, wait, wait_ready
 from support.explain import USED_TWICE_ON_ONE_LINE
 from support.pages import article, share_fragment
 from support.servers import serving, stop
@@ -106,6 +106,7 @@ draw_dot(b)</code></pre>
     graph = find(press_run(driver, cell), 'svg')
     assert 'grad 6.0000' in graph.text and 'data 9.0000' in graph.text
     assert not cell.find_elements(By.CSS_SELECTOR, '[data-testid="open-in-playground"]'), 'a CDN has no playground page'
+    screenshot(driver, 'cdn-article')
     type_program(driver, cell, "print('looping'); exec('while True: pass')")
     part(cell, 'run').click()
     wait(driver, lambda: 'looping' in part(cell, 'output').text, 'the loop to run', STARTUP_TIMEOUT_MS)

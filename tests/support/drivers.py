@@ -1,5 +1,6 @@
 """Helpers for the other engines (WebKit, Firefox) through Selenium: the proxy that refuses every request
 leaving this machine (and relays the classroom's LAN name to it), and waits on the page's contract."""
+import os
 import select
 import socket
 import socketserver
@@ -59,6 +60,15 @@ class Refuse(socketserver.BaseRequestHandler):
                     if not data:
                         return
                     (upstream if source is self.request else self.request).sendall(data)
+
+
+def screenshot(driver, name):
+    """With SCREENSHOTS=DIR in the environment, the browser's view as DIR/NAME-BROWSER.png, for a person to look
+    at (docs/development.md, "Tests"); nothing otherwise."""
+    folder = os.environ.get('SCREENSHOTS')
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        driver.save_screenshot(os.path.join(folder, f"{name}-{driver.capabilities.get('browserName', 'browser')}.png"))
 
 
 def wait(driver, condition, what, timeout_ms=RUN_TIMEOUT_MS):

@@ -153,7 +153,7 @@ const TYPES = { ".wasm": "application/wasm", ".zip": "application/zip" };
  * Runs `start` (Pyodide's loadPyodide) with fetch answering the large files' URLs (`urls`) from `unpacked`
  * (a promise of a map by URL, or of null), and every other URL at once as usual; fetch is itself again once
  * `start` settles. loadPyodide fetches the wasm and the standard library itself, by URL, and has no option
- * for their bytes. What of `urls` comes from the network goes to `fetched(url, bytes)` too, if given.
+ * for their bytes. What of `urls` comes from the network goes to `fetched(url, promise of its bytes)` too, if given.
  */
 export async function withPackedFiles(urls, unpacked, fetched, start) {
   const fetch = globalThis.fetch;
@@ -162,7 +162,7 @@ export async function withPackedFiles(urls, unpacked, fetched, start) {
     const bytes = urls.has(href) ? (await unpacked)?.get(href) : undefined;
     if (!bytes) {
       const response = await fetch(resource, init);
-      if (urls.has(href) && fetched && response.ok) response.clone().arrayBuffer().then((copy) => fetched(href, copy), () => {});
+      if (urls.has(href) && fetched && response.ok) fetched(href, response.clone().arrayBuffer());
       return response;
     }
     const type = TYPES[href.slice(href.lastIndexOf("."))] ?? "application/octet-stream";

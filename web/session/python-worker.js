@@ -104,8 +104,11 @@ async function boot({ base, precached, keep, interruptBuffer: buffer }) {
   const info = fromPage.build.promise;
   const wheels = fromPage.wheels.promise;
   // What this worker downloads of the runtime's large files goes to the page too, which keeps it for the page's
-  // later Pythons (packed-runtime.js), where the page asks for it.
-  const fetched = keep ? (href, bytes) => send({ type: "kept", url: href, bytes }, [bytes]) : null;
+  // later Pythons (packed-runtime.js), where the page asks for it; all of it before "ready", after which the
+  // page takes none.
+  const handing = [];
+  const hand = (href, copy) => send({ type: "kept", url: href, bytes: copy }, [copy]);
+  const fetched = keep ? (href, bytes) => handing.push(Promise.resolve(bytes).then((copy) => hand(href, copy), () => {})) : null;
   const start = await Promise.race([startPython(url, info, precached, fetched), runtimeFailure()]);
   pyodide = start.pyodide;
   measure("pyodide");
@@ -132,6 +135,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer }) {
   intrinsics = snapshotIntrinsics([playground]);
   reached = null; // what the worker itself did to start Python is not a run's
   measure("engine");
+  await Promise.all(handing);
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, packed: start.packed,
     kept: start.kept, timings });
   warmUp();
@@ -179,7 +183,7 @@ async function largeFiles(url, info, precached) {
 /**
  * Python restored from the build's memory snapshot (scalargrad already imported), or booted as usual
  * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
- * `fetched(url, bytes)`, if given, receives what was downloaded of the large files.
+ * `fetched(url, bytes or a promise of them)`, if given, receives what was downloaded of the large files.
  */
 async function startPython(url, info, precached, fetched) {
   const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals };
