@@ -3,7 +3,6 @@
 (support/cdn.py: HTML as text, binaries uncompressed, no COOP/COEP, 403 over 20 MB). Every non-local request is
 blocked (conftest.py); with that route set Playwright turns the HTTP cache off, so a file fetched twice is
 counted twice here."""
-import html
 import re
 import urllib.error
 import urllib.request
@@ -13,24 +12,9 @@ from playwright.sync_api import expect
 
 from support import STARTUP_TIMEOUT_MS
 from support.cdn import CDN, MAX_FILE, second_version
-from support.pages import article, cells, check, press_run
+from support.pages import HOSTILE_THEME, article, cells, check, press_run, rouge
 
 pytestmark = pytest.mark.usefixtures('site')
-
-HOSTILE_THEME = '''<style>
-  button { display: none !important; }
-  svg { max-width: 10px !important; display: none !important; }
-  pre { white-space: pre-wrap !important; color: red !important; }
-  div { font-size: 40px !important; }
-  * { box-sizing: content-box !important; }
-</style>'''
-
-
-def fence(code):
-    """A fenced Python block as Jekyll's Rouge writes it."""
-    return (f'<div class="language-python highlighter-rouge"><div class="highlight"><pre class="highlight"><code>'
-            f'{html.escape(code, quote=False)}\n</code></pre></div></div>\n')
-
 
 BLOCKS = [
     "a = Value(2.0, label='a')\nprint('cell one', a.data)",
@@ -56,7 +40,7 @@ def value(graph, label):
 
 def test_one_script_line_from_the_cdn_gives_an_article_every_kind_of_cell(page, cdn, other_origin):
     urls = requested(page)
-    page.goto(article(other_origin, 'cdn-post.html', '<h1>Backprop, from a CDN</h1>' + ''.join(map(fence, BLOCKS))
+    page.goto(article(other_origin, 'cdn-post.html', '<h1>Backprop, from a CDN</h1>' + ''.join(map(rouge, BLOCKS))
                       + f'<script type="module" src="{cdn.embed}?lang=python"></script>', head=HOSTILE_THEME))
     expect(cells(page)).to_have_count(4)
     expect(page.get_by_test_id('exercise')).to_have_count(1)
@@ -172,7 +156,7 @@ def test_two_versions_on_one_page_keep_their_own_pythons(page, cdn_package, othe
         page.goto(article(other_origin, 'two-versions.html', f'''
             <pre data-playground>shared = 'new'
 print(shared)</pre>
-            {fence("print(globals().get('shared', 'not here'))")}
+            {rouge("print(globals().get('shared', 'not here'))")}
             <script type="module" src="{cdn.package_url(f"{info['name']}@{info['version']}")}embed.js"></script>
             <script type="module" src="{cdn.package_url(f"{info['name']}@0.0.1")}embed.js?lang=python"></script>'''))
         expect(cells(page)).to_have_count(2)

@@ -10,16 +10,10 @@ from playwright.sync_api import expect
 
 from support import STARTUP_TIMEOUT_MS, wait_until
 from support.article import EXPECTED_GRAPH_TEXT, EXPECTED_OUTPUT
-from support.pages import article, cells, press_run, run, share_fragment, type_program
+from support.pages import HOSTILE_THEME, article, cells, press_run, run, share_fragment, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
 
-HOSTILE_THEME = '''<style>
-  button { display: none !important; }
-  svg { max-width: 10px !important; display: none !important; }
-  pre { white-space: pre-wrap !important; color: red !important; }
-  div { font-size: 40px !important; }
-</style>'''
 
 
 def test_cells_of_an_article_on_another_origin_share_one_python(page, site_url, other_origin, requests):

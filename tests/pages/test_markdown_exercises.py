@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from support import ROOT, STARTUP_TIMEOUT_MS
 from support.course import EXERCISES, IDS, STARTER_MESSAGES
-from support.pages import article, cells, check, download_notebook, mkdocs_article, saved, set_code
+from support.pages import article, cells, check, download_notebook, mkdocs_article, rouge, saved, set_code
 
 pytestmark = pytest.mark.usefixtures('site')
 LESSON = ROOT / 'web' / 'lessons' / 'build-the-engine.md'
@@ -27,11 +27,6 @@ SOLUTION = BLOCKS[-1].split('\n', 1)[1]
 # Each of the lesson's hints as a reader sees it once revealed (its Markdown rendered: no backticks).
 LESSON_HINTS = [block.split('\n', 1)[1].split('\n```')[0].removeprefix('# ').replace('`', '')
                 for block in LESSON.read_text().split('```python\n') if block.startswith('# hint:')]
-
-
-def rouge(code):
-    return (f'<div class="language-python highlighter-rouge"><div class="highlight"><pre class="highlight"><code>'
-            f'{html.escape(code, quote=False)}\n</code></pre></div></div>\n')
 
 
 def chroma(code):

@@ -2,6 +2,7 @@
 notebook.html, articles on another origin, and axe. Each waits for what the page's contract says
 (docs/contract.md, "The page contract") rather than for a time."""
 import base64
+import html
 import json
 import re
 import subprocess
@@ -92,6 +93,21 @@ def check(box, expected, status='ready'):
 
 
 # Articles on another origin (a blog's), and share links.
+
+
+# A blog theme that would hide a cell's buttons and shrink its graphs if its CSS reached inside the cell.
+HOSTILE_THEME = '''<style>
+  button { display: none !important; }
+  svg { max-width: 10px !important; display: none !important; }
+  pre { white-space: pre-wrap !important; color: red !important; }
+  div { font-size: 40px !important; }
+</style>'''
+
+
+def rouge(code):
+    """A fenced Python block as Jekyll's Rouge writes it."""
+    return (f'<div class="language-python highlighter-rouge"><div class="highlight"><pre class="highlight"><code>'
+            f'{html.escape(code, quote=False)}\n</code></pre></div></div>\n')
 
 
 def article(other_origin, name, body, head=''):
