@@ -115,8 +115,11 @@ draw_dot(b)</code></pre>
     wait_ready(driver, cell)
     type_program(driver, cell, "draw_dot(Value(2.0, label='again') * 3)")
     assert 'data 6.0000' in find(press_run(driver, cell), 'svg').text
+    # The page itself fetched build.json and the packed runtime, once, for both Pythons: the one after the Stop
+    # started from the page's copy (a worker's own fetches are not in the page's timeline).
     fetched = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
-    assert not [url for url in fetched if '/pyodide/snapshot' in url or url.endswith('/pyodide/pyodide.asm.wasm')], fetched
+    assert [url for url in fetched if url.endswith(('/pyodide/runtime.zst', '/build.json'))] == [
+        cdn.embed.replace('embed.js', 'build.json'), cdn.embed.replace('embed.js', 'pyodide/runtime.zst')], fetched
 
 
 def test_a_course_exercise_fails_then_passes_with_the_solution(engine, site_url):

@@ -27,19 +27,12 @@ BLOCKS = [
 ]
 
 
-def requested(page):
-    """Every URL the page and its workers ask for, in order."""
-    urls = []
-    page.context.on('request', lambda request: urls.append(request.url))
-    return urls
-
-
 def value(graph, label):
     return graph.locator('g.node').filter(has=graph.page.locator('text', has_text=re.compile(f'^{re.escape(label)}$')))
 
 
-def test_one_script_line_from_the_cdn_gives_an_article_every_kind_of_cell(page, cdn, other_origin):
-    urls = requested(page)
+def test_one_script_line_from_the_cdn_gives_an_article_every_kind_of_cell(page, cdn, other_origin, requests):
+    urls = requests
     page.goto(article(other_origin, 'cdn-post.html', '<h1>Backprop, from a CDN</h1>' + ''.join(map(rouge, BLOCKS))
                       + f'<script type="module" src="{cdn.embed}?lang=python"></script>', head=HOSTILE_THEME))
     expect(cells(page)).to_have_count(4)
@@ -99,16 +92,19 @@ def test_one_script_line_from_the_cdn_gives_an_article_every_kind_of_cell(page, 
 
 
 def test_cells_link_to_the_playground_the_author_names(page, cdn, other_origin, site_url):
+    elsewhere = site_url.replace('127.0.0.1', 'localhost')  # the same server on another origin
     page.goto(article(other_origin, 'cdn-links.html', f'''
         <pre data-playground>print("one")</pre>
         <div data-playground-url="{site_url}index.html"><pre data-playground>print("two")</pre></div>
-        <script type="module" src="{cdn.embed}?playground={site_url}"></script>'''))
+        <script type="module" src="{cdn.embed}?playground={elsewhere}courses/backprop"></script>'''))
     expect(cells(page)).to_have_count(2)
-    links = page.get_by_test_id('open-in-playground')
+    links, notebooks = page.get_by_test_id('open-in-playground'), page.get_by_test_id('open-as-notebook')
     expect(links).to_have_count(2)
-    for i in range(2):
-        expect(links.nth(i)).to_have_attribute('href', f'{site_url}index.html')
-    expect(page.get_by_test_id('open-as-notebook').first).to_have_attribute('href', f'{site_url}notebook.html')
+    # The query names a folder (without its slash); the element's attribute, nearer the cell, names a page.
+    expect(links.nth(0)).to_have_attribute('href', f'{elsewhere}courses/backprop/index.html')
+    expect(notebooks.nth(0)).to_have_attribute('href', f'{elsewhere}courses/backprop/notebook.html')
+    expect(links.nth(1)).to_have_attribute('href', f'{site_url}index.html')
+    expect(notebooks.nth(1)).to_have_attribute('href', f'{site_url}notebook.html')
     with page.context.expect_page() as opened:
         links.nth(1).click()
     playground = opened.value
@@ -147,12 +143,12 @@ def test_the_cdn_stand_in_refuses_what_jsdelivr_refuses(cdn, cdn_package, site):
     assert get('nothing-here.js')[0] == 404
 
 
-def test_two_versions_on_one_page_keep_their_own_pythons(page, cdn_package, other_origin, tmp_path):
+def test_two_versions_on_one_page_keep_their_own_pythons(page, cdn_package, other_origin, tmp_path, requests):
     folder, info = cdn_package
     older = second_version(folder, tmp_path / 'older', '0.0.1')
     cdn = CDN({f"{info['name']}@{info['version']}": folder, f"{info['name']}@0.0.1": older}, compress_wasm=True)
     try:
-        urls = requested(page)
+        urls = requests
         page.goto(article(other_origin, 'two-versions.html', f'''
             <pre data-playground>shared = 'new'
 print(shared)</pre>

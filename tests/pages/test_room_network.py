@@ -5,6 +5,7 @@ crypto.randomUUID). Chromium resolves conftest.LAN_HOST to this machine; every n
 What works there, what the page says when the room's server drops, and the two ways to the full experience:
 HTTPS with a certificate from an authority the device trusts, and a policy that treats the origin as secure.
 """
+import json
 import os
 import re
 import shutil
@@ -18,6 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from backprop_playground.classroom import Classroom
+from backprop_playground.paths import DIST
 from backprop_playground.server import make_server
 from support import LAN_HOST, STARTUP_TIMEOUT_MS, block_the_network, wait_until
 from support.course import EXERCISES
@@ -25,8 +27,7 @@ from support.pages import cells, check, exercise, load_example, open_playground,
 from support.servers import NAME, RoomServer, board_cell, join
 
 pytestmark = pytest.mark.usefixtures('site')
-# The runtime's three largest files, the memory snapshot in two pieces (build step snapshot.py; build.json names them).
-RUNTIME_FILES = ['pyodide/snapshot-1.bin', 'pyodide/snapshot-2.bin', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip']
+
 # What a page can use on an origin that is not secure, and what it cannot (docs/classroom.md, "Classroom").
 INSECURE = {'isSecureContext': False, 'crossOriginIsolated': False, 'SharedArrayBuffer': 'undefined', 'serviceWorker': False,
             'randomUUID': 'undefined', 'subtle': 'undefined', 'clipboard': 'undefined', 'CompressionStream': 'function',
@@ -36,6 +37,12 @@ FEATURES = """({isSecureContext, crossOriginIsolated, SharedArrayBuffer: typeof 
   clipboard: typeof navigator.clipboard, CompressionStream: typeof CompressionStream, indexedDB: typeof indexedDB,
   localStorage: typeof localStorage})"""
 READY = "performance.getEntriesByName('python-ready')[0].detail"
+
+
+def runtime_files():
+    """The runtime's large files, the memory snapshot in pieces (build step snapshot.py), as build.json names them."""
+    info = json.loads((DIST / 'build.json').read_text())
+    return [*info['snapshot']['files'], 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip']
 
 
 @pytest.fixture
@@ -58,7 +65,7 @@ def test_the_main_page_on_a_lan_name_runs_draws_copies_and_says_why_stop_restart
     # The runtime came as one zstd file (no brotli here), not as its three largest files, and Python was
     # restored from the snapshot in it.
     assert page.evaluate(READY) | {'timings': None} == {'start': 'snapshot', 'packed': True, 'timings': None}
-    assert 'pyodide/runtime.zst' in paths and not set(RUNTIME_FILES) & set(paths), paths
+    assert 'pyodide/runtime.zst' in paths and not set(runtime_files()) & set(paths), paths
     load_example(page, 'neuron.py')
     section = run(page)
     expect(section.locator('svg')).to_contain_text('grad -1.5000')
@@ -108,7 +115,7 @@ def test_a_first_visit_on_a_lan_name_sends_at_most_10_mb(page, tmp_path):
         assert page.evaluate("performance.getEntriesByName('python-standby-ready').length") == 1
         assert 8e6 < sent <= 10e6, f"{sent / 1e6:.2f} MB: {room.server.sent.most_common(5)}"
         assert room.server.times['/pyodide/runtime.zst'] == 1, room.server.times
-        assert not {f'/{path}' for path in RUNTIME_FILES} & set(room.server.times), room.server.times
+        assert not {f'/{path}' for path in runtime_files()} & set(room.server.times), room.server.times
     finally:
         room.stop()
 
@@ -117,12 +124,12 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
     paths = requested(page)
     open_playground(page, site_url)
     assert page.evaluate(READY)['packed'] is False
-    assert set(RUNTIME_FILES) <= set(paths) and 'pyodide/runtime.zst' not in paths, paths
+    assert set(runtime_files()) <= set(paths) and 'pyodide/runtime.zst' not in paths, paths
     # The standby Python (2 s after ready) starts from the files the page kept. With the tests' route set,
     # Chromium keeps no HTTP cache, as an incognito window keeps almost none: it would fetch them again.
     wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", 60_000)
     assert page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail") == {'kept': True, 'packed': False}
-    assert [paths.count(path) for path in RUNTIME_FILES] == [1] * len(RUNTIME_FILES), paths
+    assert [paths.count(path) for path in runtime_files()] == [1] * len(runtime_files()), paths
     load_example(page, 'neuron.py')
     expect(run(page).locator('svg')).to_contain_text('grad -1.5000')
 
@@ -132,7 +139,7 @@ def test_without_the_packed_runtime_the_files_come_one_by_one(page, context, lan
     paths = requested(page)
     open_playground(page, lan_site_url)
     assert page.evaluate(READY) | {'timings': None} == {'start': 'snapshot', 'packed': False, 'timings': None}
-    assert set(RUNTIME_FILES) <= set(paths), paths
+    assert set(runtime_files()) <= set(paths), paths
     expect(run(page).locator('pre.stdout')).to_contain_text('0.7071')
 
 

@@ -31,7 +31,7 @@ def test_python_starts_from_the_snapshot_with_its_files_and_a_new_random_state(p
     assert draws[0] != draws[1], 'two visits drew the same numbers: random kept the snapshot\'s state'
 
 
-@pytest.mark.parametrize('answer', ['missing', 'not a snapshot', 'cut short'])
+@pytest.mark.parametrize('answer', ['missing', 'not a snapshot', 'cut short', 'scrambled'])
 def test_python_boots_as_usual_when_the_snapshot_does_not_restore(page, context, site, site_url, answer):
     pieces = json.loads((site / 'build.json').read_text())['snapshot']['files']
     assert len(pieces) > 1 and all(piece.startswith(SNAPSHOT.removesuffix('.bin')) for piece in pieces)
@@ -42,9 +42,11 @@ def test_python_boots_as_usual_when_the_snapshot_does_not_restore(page, context,
             route.fulfill(status=404, body='')
         elif answer == 'not a snapshot':
             route.fulfill(status=200, body=b'not a snapshot\n' * 1000)
-        else:
+        elif answer == 'cut short':
             data = (site / 'pyodide' / piece).read_bytes()
             route.fulfill(status=200, body=data[:len(data) // 2])
+        else:  # every byte there, in the wrong order: the pieces add up, and Pyodide refuses to restore them
+            route.fulfill(status=200, body=(site / 'pyodide' / piece).read_bytes()[::-1])
 
     context.route('**/pyodide/snapshot-*.bin', route)  # runs before conftest's route, which was added first
     open_playground(page, site_url)

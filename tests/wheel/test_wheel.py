@@ -115,10 +115,13 @@ def test_the_wheels_export_writes_the_site_for_any_host_and_keeps_what_it_did_no
         expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=90_000)
     finally:
         server.shutdown()
-    # Exporting again over the export is fine; a folder of the author's own files is refused, and kept as it was.
+    # Exporting again over the export is fine, and keeps what the author added; a folder of the author's own files
+    # is refused, and kept as it was.
+    (target / '_headers').write_text('/*\n  Cross-Origin-Opener-Policy: same-origin\n')
     again = subprocess.run([str(bin_folder / 'backprop-playground'), 'export', str(target)], env=env, cwd=folder,
                            capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
+    assert (target / '_headers').read_text() == '/*\n  Cross-Origin-Opener-Policy: same-origin\n'
     theirs = tmp_path / 'my-blog'
     theirs.mkdir()
     (theirs / 'index.html').write_text('my own page')

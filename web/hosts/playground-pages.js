@@ -13,6 +13,7 @@ export function playgroundPages(element, named = null) {
   let base = SERVES_PAGES ? SITE : null;
   try {
     if (address) base = new URL(address, document.baseURI);
+    if (address && !/(\/|\.\w+)$/.test(base.pathname)) base.pathname += "/"; // …/playground names a folder
   } catch {
     // an address that does not parse names nothing
   }

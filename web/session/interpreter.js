@@ -2,7 +2,7 @@
 // MessageChannel port that the worker keeps in module scope, out of reach of Python's `js` (the worker's
 // global scope): whatever a program posts with js.postMessage arrives on the worker object, which
 // nothing here listens to.
-import { keptRuntime } from "./packed-runtime.js";
+import { forgetRuntime, keptRuntime } from "./packed-runtime.js";
 import { startModuleWorker } from "./start-worker.js";
 
 export class Interpreter {
@@ -14,8 +14,7 @@ export class Interpreter {
     const channel = new MessageChannel();
     this.port = channel.port1;
     const base = new URL("..", import.meta.url).href; // the site's root, one folder up, wherever the page that uses it is
-    const fromCache = precached(base);
-    const runtime = keptRuntime(base, fromCache);
+    let runtime = null;
     const downloaded = []; // what this worker says it fetched of the large files, kept once it is ready
     this.port.onmessage = ({ data }) => {
       if (data.type === "kept") {
@@ -23,6 +22,7 @@ export class Interpreter {
         return;
       }
       if (data.type === "ready" && this.readyMessage === null) runtime.keep(downloaded.splice(0), data.start === "snapshot");
+      if (data.type === "failed" && this.readyMessage === null) forgetRuntime(base, runtime); // a Retry fetches it all again
       onMessage(data);
     };
     try {
@@ -35,17 +35,18 @@ export class Interpreter {
       event.preventDefault?.();
       onMessage({ type: "failed", error: event.message || "the Python worker could not start" });
     };
+    const serviceWorker = ownServiceWorker(base);
+    runtime = keptRuntime(base, serviceWorker !== "none");
     // Each worker gets its own copy of what the page keeps: the packed bytes go to the decoder, which takes them.
-    // A worker downloads the large files itself only where the page has none of them yet, and hands them over
-    // unless this site's service worker serves them.
+    // A worker downloads only the large files that the page does not have yet, and hands them over, unless this
+    // site's service worker serves them.
     const files = runtime.keptFiles();
-    const keep = !files && !self.navigator.serviceWorker?.controller;
-    this.worker.postMessage({ type: "init", base, precached: fromCache, keep, interruptBuffer: this.interruptBuffer, port: channel.port2 },
-      [channel.port2]);
+    this.worker.postMessage({ type: "init", base, precached: serviceWorker !== "none", keep: serviceWorker !== "controls",
+      interruptBuffer: this.interruptBuffer, port: channel.port2 }, [channel.port2]);
     this.port.postMessage({ type: "files", value: files }, files ? [...files.values()] : []);
     this.hand("build", runtime.info);
     this.hand("wheels", runtime.wheels);
-    this.hand("packed", runtime.packed, (bytes) => bytes?.slice(0));
+    this.hand("packed", files ? Promise.resolve(null) : runtime.packed, (bytes) => bytes?.slice(0));
   }
 
   /** Posts what `promise` gives as {type, value}, or {type, error}. */
@@ -64,14 +65,21 @@ export class Interpreter {
 }
 
 /**
- * Whether this site's service worker holds the runtime's files, or will once this page registers it (a secure
- * origin, this site's own page): its precache fetches them one by one, so the packed runtime would be fetched
- * for nothing. Elsewhere (a LAN address over plain HTTP, an article on another site) the packed one may serve.
+ * This site's service worker for this page: "controls" (it serves the runtime's files), "will" (a secure
+ * origin, a page of this site, which registers it: its precache fetches the files one by one, so the packed
+ * runtime would be fetched for nothing) or "none" (a LAN address over plain HTTP, an article on another site,
+ * a page outside the site's folder such as an npm copy served beside an author's pages: the packed one may
+ * serve). A controller that is another site's or another script's is not this site's.
  */
-function precached(base) {
-  if (new URL(base).origin !== self.location.origin) return false; // a controller there is the other site's
-  if (self.navigator.serviceWorker?.controller) return true;
-  return self.isSecureContext === true && "serviceWorker" in self.navigator;
+function ownServiceWorker(base) {
+  try {
+    if (new URL(base).origin !== self.location.origin || !self.location.href.startsWith(base)) return "none";
+    const controller = self.navigator.serviceWorker?.controller;
+    if (controller) return controller.scriptURL === new URL("sw.js", base).href ? "controls" : "none";
+    return self.isSecureContext === true && "serviceWorker" in self.navigator ? "will" : "none";
+  } catch {
+    return "none"; // a sandboxed frame refuses navigator.serviceWorker
+  }
 }
 
 function canInterrupt() {

@@ -24,9 +24,9 @@ const kept = new Map(); // the site's base URL -> what its Pythons start from
  * What a site's Pythons start from, fetched once per page: `info`, `wheels` and `packed` are promises of
  * build.json (with `encoding`, the Content-Encoding it came with), the wheels ([{name, bytes}]) and the packed
  * runtime's compressed bytes (an ArrayBuffer, or null where the files come one by one). Where they came one by
- * one, the first Python hands over what it downloaded (keep()), and keptFiles() gives each later one a copy.
- * A failed fetch is forgotten, so that a Retry fetches again. `precached`: this site's service worker keeps the
- * files.
+ * one, a Python hands over what it downloaded (keep()), and keptFiles() gives each later one a copy. What a
+ * Python failed to start from is forgotten (forgetRuntime), as is a fetch that failed, so that a Retry fetches
+ * again. `precached`: this site's service worker keeps the files.
  */
 export function keptRuntime(base, precached) {
   if (!kept.has(base)) {
@@ -36,31 +36,39 @@ export function keptRuntime(base, precached) {
     const wheels = info.then(({ wheels }) =>
       Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
     const packed = info.then((info) => (usesPacked(info, base, precached) ? downloadPacked(url(info.packed.file)) : null));
-    const runtime = { info, wheels, packed, ...largeFiles(info, url) };
+    const runtime = { info, wheels, packed, ...keeper(info, url) };
     kept.set(base, runtime);
     Promise.all([info, wheels]).catch(() => kept.get(base) === runtime && kept.delete(base));
   }
   return kept.get(base);
 }
 
+/** Forgets what the page fetched for `runtime`'s site (a Python could not start from it). */
+export function forgetRuntime(base, runtime) {
+  if (runtime && kept.get(base) === runtime) kept.delete(base);
+}
+
 /** The large files as a page keeps them once a Python downloaded them: the wasm, the standard library, the snapshot's pieces. */
-function largeFiles(info, url) {
+function keeper(info, url) {
   const files = new Map();
-  let wanted = null; // absolute URL -> whether it is a piece of the snapshot
+  let wanted = null; // absolute URL -> {size, piece: whether it is a piece of the snapshot}
   info.then(({ packed, snapshot }) => {
-    wanted = new Map((packed?.parts ?? []).map(({ path }) => [url(path), Boolean(snapshot?.files.includes(path))]));
+    const pieces = Array.isArray(snapshot?.files) ? snapshot.files : [];
+    wanted = new Map((packed?.parts ?? []).map(({ path, size }) => [url(path), { size, piece: pieces.includes(path) }]));
   }, () => {});
   return {
     /** Keeps [{url, bytes}] from a Python that became ready; the snapshot's pieces only if it restored from them. */
     keep(downloaded, restored) {
       for (const { url: href, bytes } of downloaded) {
-        if (wanted?.has(href) && (restored || !wanted.get(href)) && !files.has(href) && bytes instanceof ArrayBuffer) files.set(href, bytes);
+        const part = wanted?.get(href);
+        if (part && (restored || !part.piece) && !files.has(href) && bytes instanceof ArrayBuffer && bytes.byteLength === part.size) {
+          files.set(href, bytes);
+        }
       }
     },
-    /** A copy of every large file by URL, or null until the page has them all. */
+    /** A copy of each large file the page has, by URL, or null while it has none. */
     keptFiles() {
-      if (!wanted?.size || [...wanted.keys()].some((href) => !files.has(href))) return null;
-      return new Map([...files].map(([href, bytes]) => [href, bytes.slice(0)]));
+      return files.size ? new Map([...files].map(([href, bytes]) => [href, bytes.slice(0)])) : null;
     },
   };
 }

@@ -110,6 +110,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer }) {
   const hand = (href, copy) => send({ type: "kept", url: href, bytes: copy }, [copy]);
   const fetched = keep ? (href, bytes) => handing.push(Promise.resolve(bytes).then((copy) => hand(href, copy), () => {})) : null;
   const start = await Promise.race([startPython(url, info, precached, fetched), runtimeFailure()]);
+  dropFromPage();
   pyodide = start.pyodide;
   measure("pyodide");
   if (buffer) {
@@ -180,6 +181,11 @@ async function largeFiles(url, info, precached) {
   return files && { files, from: "packed" };
 }
 
+/** Lets go of the page's copies once Python has started: the worker keeps no second runtime for its life. */
+function dropFromPage() {
+  for (const type of ["files", "packed"]) fromPage[type] = { promise: Promise.resolve(null), settle: () => {} };
+}
+
 /**
  * Python restored from the build's memory snapshot (scalargrad already imported), or booted as usual
  * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
@@ -193,7 +199,7 @@ async function startPython(url, info, precached, fetched) {
   snapshot.catch(() => {}); // a plain boot follows
   const { packed, snapshot: memory } = await info;
   // loadPyodide fetches the wasm and the standard library itself; the snapshot's pieces are joined above.
-  const parts = (packed?.parts ?? []).filter(({ path }) => !memory?.files.includes(path));
+  const parts = (packed?.parts ?? []).filter(({ path }) => !(Array.isArray(memory?.files) && memory.files.includes(path)));
   const started = await withPackedFiles(new Set(parts.map(({ path }) => url(path))), files, fetched, async () => {
     try {
       if (await snapshot) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
@@ -229,7 +235,7 @@ async function joined({ files: pieces, size }, files, url, fetched) {
   if (offset !== size || parts.reduce((sum, part) => sum + part.length, 0) !== size) {
     throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
   }
-  for (const [href, bytes] of downloaded) fetched?.(href, bytes.slice().buffer);
+  for (const [href, bytes] of downloaded) fetched?.(href, bytes.buffer); // joined into `whole` already
   return whole;
 }
 

@@ -1,6 +1,7 @@
 """`export DIR`: the built site as files in DIR, for any static host (GitHub Pages, Cloudflare Pages, Netlify,
 a USB stick); from the installed wheel, with no Node and no checkout. docs/hosting.md says what each host
-gets. A folder that holds anything but an earlier export is refused: nothing of the author's is overwritten."""
+gets. DIR must be new, empty or an earlier export: the site's files are written over an earlier export's, and
+what else is there (an author's `_headers`, say) is left as it is; any other folder is refused, untouched."""
 import json
 import shutil
 from pathlib import Path

@@ -16,7 +16,7 @@ from ..paths import CACHE, ROOT
 from .pyodide import FILES, STDLIB
 from .tools import HERE, node
 
-SNAPSHOT = 'pyodide/snapshot.bin'  # as snapshot.mjs writes it; dist/ has its pieces (files())
+SNAPSHOT = 'pyodide/snapshot.bin'  # the whole, as snapshot.mjs writes it; dist/ has its pieces (piece_name())
 PROGRAM = 'snapshot.mjs'
 PIECE = 16 * 2**20  # bytes: a multiple of 16, so that each piece starts aligned in the packed runtime too
 
@@ -44,7 +44,7 @@ def make_snapshot(out, wheels):
     cached = CACHE / 'snapshot' / f"{key(out.dist, wheels)}.bin"
     if not cached.is_file():
         cached.parent.mkdir(parents=True, exist_ok=True)
-        for old in cached.parent.glob('*.bin'):
+        for old in [*cached.parent.glob('*.bin'), *cached.parent.glob('*.partial')]:
             old.unlink()
         partial = cached.with_suffix('.partial')
         node(PROGRAM, out.dist, partial, *wheels, label='node: Pyodide memory snapshot')
