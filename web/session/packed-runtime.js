@@ -80,7 +80,8 @@ function usesPacked(info, base, precached) {
   return !(info.encoding === "br" && new URL(base).origin === self.location.origin);
 }
 
-async function download(href) {
+/** `href`'s response, or an error that names it and its status. */
+export async function download(href) {
   const response = await fetch(href);
   if (!response.ok) throw new Error(`${href}: ${response.status} ${response.statusText}`);
   return response;

@@ -4,7 +4,7 @@
 // starts (packed-runtime.js); the wheels are unpacked straight into site-packages, so the start costs what a
 // bare loadPyodide costs; micropip loads only for a program that imports it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
-import { unpackRuntime, withPackedFiles } from "./packed-runtime.js";
+import { download, unpackRuntime, withPackedFiles } from "./packed-runtime.js";
 
 const STEPS = 3;
 let pyodide = null;
@@ -83,12 +83,6 @@ function marked(target, reason) {
 
 /** The object Python sees as `js`: the worker's global scope. */
 const jsGlobals = marked(globalThis, "used JavaScript (the js module)");
-
-async function download(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
-  return response;
-}
 
 async function boot({ base, precached, keep, interruptBuffer: buffer }) {
   // Relative URLs in a worker resolve against the worker script; the page sends its own base.
@@ -225,16 +219,11 @@ async function joined({ files: pieces, size }, files, url, fetched) {
     downloaded.push([url(path), bytes]);
     return bytes;
   }));
-  const whole = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    if (offset + part.length > size) break;
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  if (offset !== size || parts.reduce((sum, part) => sum + part.length, 0) !== size) {
+  if (parts.reduce((sum, part) => sum + part.length, 0) !== size) {
     throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
   }
+  const whole = new Uint8Array(size);
+  parts.reduce((offset, part) => (whole.set(part, offset), offset + part.length), 0);
   for (const [href, bytes] of downloaded) fetched?.(href, bytes.buffer); // joined into `whole` already
   return whole;
 }

@@ -31,7 +31,8 @@ def package_files(dist=DIST):
 
 
 def lay_out(folder, dist=DIST):
-    """The package's folder: the files, package.json and its README. Returns the package's version."""
+    """The package's folder: the files, package.json and its README. Returns (the package's version, each
+    file's size by its path)."""
     files = package_files(dist)
     for path in files:
         target = folder / path
@@ -41,11 +42,11 @@ def lay_out(folder, dist=DIST):
     if pages.count(SERVES_PAGES) != 1:
         fail(f"{PAGES} must hold `{SERVES_PAGES}` once: the package's copy says there that it has no pages")
     (folder / PAGES).write_text(pages.replace(SERVES_PAGES, SERVES_PAGES.replace('true', 'false')))
-    too_large = [f"{path} ({(folder / path).stat().st_size / 1e6:.1f} MB)" for path in files
-                 if (folder / path).stat().st_size > MAX_FILE]
+    sizes = {path: (folder / path).stat().st_size for path in files}
+    too_large = [f"{path} ({size / 1e6:.1f} MB)" for path, size in sizes.items() if size > MAX_FILE]
     if too_large:
         fail(f"a CDN refuses files over {MAX_FILE / 1e6:.0f} MB: {', '.join(too_large)}")
-    total = sum((folder / path).stat().st_size for path in files)
+    total = sum(sizes.values())
     if total > MAX_PACKAGE:
         fail(f"the package would be {total / 1e6:.1f} MB, over a CDN's {MAX_PACKAGE / 1e6:.0f} MB")
     number = version()
@@ -64,7 +65,7 @@ def lay_out(folder, dist=DIST):
     }, indent=2) + '\n')
     readme = (Path(__file__).resolve().parent / 'npm-readme.md').read_text()
     (folder / 'README.md').write_text(readme.replace('VERSION', number))
-    return number
+    return number, sizes
 
 
 def package(dist=DIST, into=ROOT):
@@ -73,14 +74,12 @@ def package(dist=DIST, into=ROOT):
     with tempfile.TemporaryDirectory(dir=CACHE, prefix='package-') as staging:  # two builds of it never meet
         folder = Path(staging) / NAME
         folder.mkdir()
-        number = lay_out(folder, dist)
+        number, sizes = lay_out(folder, dist)
         run('npm', 'pack', '--silent', '--pack-destination', staging, folder, label=f"npm pack {NAME}@{number}")
         (tarball,) = Path(staging).glob('*.tgz')
         target = Path(into) / tarball.name
         shutil.move(tarball, target)
-        files = package_files(dist)
-        sizes = {path: (folder / path).stat().st_size for path in files}
     largest = max(sizes, key=sizes.get)
-    print(f"wrote {target.name} ({NAME}@{number}): {len(files) + 2} files, {target.stat().st_size / 1e6:.1f} MB packed, "
+    print(f"wrote {target.name} ({NAME}@{number}): {len(sizes) + 2} files, {target.stat().st_size / 1e6:.1f} MB packed, "
           f"{sum(sizes.values()) / 1e6:.1f} MB unpacked; the largest is {largest} ({sizes[largest] / 1e6:.1f} MB)")
     return target
