@@ -5,11 +5,13 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 
 import pytest
 
 from backprop_playground import paths
-from backprop_playground.build import build
+from backprop_playground.build import build, made
 from support import ROOT
 
 
@@ -81,3 +83,75 @@ def test_a_second_build_rewrites_only_what_changed_and_deletes_what_no_source_ma
                  if path.exists() and path.stat().st_mtime_ns != mtime]
     # Nothing else was written again: not the snapshot, and not sw.js, whose manifest is as it was.
     assert sorted(rewritten) == ['hosts/examples.js', 'hosts/examples.js.br', 'hosts/examples.js.gz']
+
+
+def test_a_step_runs_again_only_when_what_it_read_changed(tmp_path, monkeypatch):
+    monkeypatch.setattr(made, 'FOLDER', tmp_path / 'made')
+    source, imported = tmp_path / 'main.js', tmp_path / 'lib.js'
+    source.write_text('main')
+    imported.write_text('lib')
+    runs = []
+
+    def make(target):
+        runs.append(target)
+        target.write_text(source.read_text() + imported.read_text())
+        return [imported]  # what the program said it read, as esbuild's metafile does
+
+    def step(*options):
+        return made.made('bundle', [source, *options], make)
+
+    assert step('--minify') == step('--minify') == b'mainlib' and len(runs) == 1
+    imported.write_text('lib2')
+    assert step('--minify') == b'mainlib2' and len(runs) == 2
+    assert step('--minify', '--debug') == b'mainlib2' and len(runs) == 3, 'an option is an input too'
+    source.write_text('main2')
+    assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 4
+    imported.unlink()
+    with pytest.raises(FileNotFoundError):
+        step('--minify', '--debug')
+    assert len(runs) == 5, 'a file it read is gone: it runs again (and here fails)'
+    imported.write_text('lib2')
+    assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 5, 'the last make is still kept'
+    made.forget()
+    assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 6, 'build --full forgets every step'
+
+
+def commands(output):
+    """The programs a build ran: tools.run() prints each command as `$ ...` before running it."""
+    return [line.removeprefix('$ ') for line in output.splitlines() if line.startswith('$ ')]
+
+
+def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_the_steps_that_read_it(site, tmp_path):
+    checkout = tmp_path / 'checkout'
+    for folder in ['web', 'py']:
+        shutil.copytree(ROOT / folder, checkout / folder, ignore=shutil.ignore_patterns('__pycache__'))
+    for name in ['build.py', 'package.json', 'package-lock.json']:
+        shutil.copy2(ROOT / name, checkout / name)
+    (checkout / 'node_modules').symlink_to(ROOT / 'node_modules')
+    shutil.copytree(site, checkout / 'dist', ignore=shutil.ignore_patterns('docs'))  # times kept: .br/.gz stay fresh
+    # The snapshot and the packed runtime as kept (a Node program takes 15-20 s to make each), but not the
+    # steps' records (made.py): the first build below makes them, from another folder than the checkout.
+    shutil.copytree(paths.CACHE, checkout / '.cache', ignore=shutil.ignore_patterns(
+        'made', '*.partial', '*.lock', 'test-builds', 'ralph-venv', 'pyodide-test-wheels'))
+
+    def build_there():
+        done = subprocess.run([sys.executable, checkout / 'build.py'], cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return commands(done.stdout)
+
+    assert len(build_there()) >= 7, 'pip twice, esbuild five times and Workbox: no step was made in this checkout'
+    assert build_there() == [], 'nothing changed since the last build'
+
+    editor = checkout / 'web' / 'cell' / 'editor.js'
+    editor.write_text(editor.read_text() + '\nexport const edited = 1;\n')
+    readme = checkout / 'py' / 'playground-runtime' / 'README.md'
+    readme.write_text(readme.read_text() + '\nEdited.\n')
+    ran = build_there()
+
+    assert len(ran) == 4, ran
+    assert 'pip wheel' in ran[0] and 'playground-runtime' in ran[0], 'the one wheel made from that folder'
+    assert 'esbuild' in ran[1] and 'cell/editor.js' in ran[1], 'the one bundle that reads editor.js'
+    assert 'workbox' in ran[2], "dist/ changed, so sw.js's manifest is written again"
+    assert 'brotli' in ran[3]
+    assert b'edited' in (checkout / 'dist' / 'cell' / 'editor.bundle.js').read_bytes()
+    assert build_there() == []

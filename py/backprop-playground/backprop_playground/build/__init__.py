@@ -10,8 +10,9 @@
     compress.py        a .br (brotli.mjs) and a .gz beside each compressible file
 
 A build writes only the files of dist/ whose bytes changed and deletes what the sources no longer make
-(output.py); archive.py packs the result as a zip or as the teacher's wheel; docs.py builds the
-documentation site into dist/docs/, which a build keeps.
+(output.py). A step that runs a program (pip, esbuild, Workbox, Node) runs it only when what it read last
+time changed (made.py; the snapshot and the packed runtime keep theirs by key). archive.py packs the result
+as a zip or as the teacher's wheel; docs.py builds the documentation site into dist/docs/, which a build keeps.
 """
 import json
 import shutil
@@ -22,13 +23,13 @@ except ImportError:  # Windows: builds are not locked against each other
     fcntl = None
 
 from ..paths import CACHE, DIST, ROOT
-from . import bundles, compress, docs, packed, pyodide, service_worker, snapshot, web, wheels
+from . import bundles, compress, docs, made, packed, pyodide, service_worker, snapshot, web, wheels
 from .output import Output
 from .tools import install_npm_packages
 
 
 def build(full=False, dist=DIST):
-    """Builds `dist`; with `full`, from nothing (dist and the cached snapshot deleted first). One build at a
+    """Builds `dist`; with `full`, from nothing (dist and every step's kept output deleted first). One build at a
     time in this checkout (pytest-xdist's workers each ask for one): the second finds the first's work done
     and writes nothing."""
     CACHE.mkdir(exist_ok=True)
@@ -41,9 +42,10 @@ def build(full=False, dist=DIST):
 def build_unlocked(full, dist):
     install_npm_packages()
     if full:
-        for folder in [dist, CACHE / 'snapshot']:
+        for folder in [dist, CACHE / 'snapshot', CACHE / 'packed']:
             if folder.exists():
                 shutil.rmtree(folder)
+        made.forget()
     dist.mkdir(exist_ok=True)
     out = Output(dist)
     web.copy_web(out, bundled={*bundles.SOURCES, service_worker.SOURCE})

@@ -1,7 +1,7 @@
 """The sources that esbuild bundles with their npm packages, each written beside its source's place in dist/
 (editor.js → cell/editor.bundle.js); the service worker is bundled by service_worker.py."""
-from ..paths import CACHE, WEB
-from .tools import ESBUILD, run
+from ..paths import WEB
+from .tools import esbuild
 
 SOURCES = [
     'cell/editor.js',  # with CodeMirror
@@ -14,6 +14,4 @@ SOURCES = [
 def bundle_modules(out):
     for source in SOURCES:
         bundle = source.removesuffix('.js') + '.bundle.js'
-        made = CACHE / 'bundles' / bundle
-        run(ESBUILD, WEB / source, '--bundle', '--format=esm', '--minify', '--log-level=warning', f"--outfile={made}")
-        out.put(out.dist / bundle, made.read_bytes())
+        out.put(out.dist / bundle, esbuild(bundle.replace('/', '-'), WEB / source, '--format=esm', '--minify'))

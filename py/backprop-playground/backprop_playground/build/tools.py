@@ -1,10 +1,13 @@
 """The programs a build runs: npm, node, pip and esbuild, each command printed before it runs."""
+import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from ..paths import NODE_MODULES, ROOT
+from .made import made
 
 HERE = Path(__file__).resolve().parent  # the build steps' own Node programs (.mjs) sit beside them
 ESBUILD = NODE_MODULES / '.bin' / 'esbuild'
@@ -17,6 +20,19 @@ def fail(message):
 def run(*command, label=None, **kwargs):
     print('$', label or ' '.join(str(c) for c in command), flush=True)
     subprocess.run([str(c) for c in command], check=True, cwd=ROOT, **kwargs)
+
+
+def esbuild(name, source, *options):
+    """esbuild's bundle of `source` (bytes), made again only when a file it read (its metafile's inputs, npm
+    packages' files included) or esbuild itself changed. `name`: the step's, for made.py."""
+    def make(target):
+        with tempfile.TemporaryDirectory() as folder:
+            meta = Path(folder) / 'meta.json'
+            run(ESBUILD, source, '--bundle', '--log-level=warning', *options, f"--metafile={meta}",
+                f"--outfile={target}")
+            return json.loads(meta.read_text())['inputs']  # paths relative to ROOT, run()'s working folder
+
+    return made(name, [ROOT / 'package-lock.json', *options], make)
 
 
 def node(program, *args, label=None):

@@ -1,14 +1,19 @@
 """The wheels the page's Python unpacks into site-packages (dist/wheels/): the engine and the page's runtime,
 built from py/, and the pure-Python `graphviz` from PyPI (learners' programs use it; Pyodide's lock has none)."""
-import shutil
+import io
 import sys
+import tempfile
+import zipfile
+from pathlib import Path
 
-from ..paths import CACHE, PY
+from ..paths import PY
+from .made import made
 from .pyodide import download_wheel
 from .tools import run
 
 GRAPHVIZ = 'graphviz==0.21'
 PACKAGES = ['scalargrad', 'playground-runtime']  # folders of py/, each a wheel
+NOT_SOURCES = ('__pycache__', 'build', 'dist')  # folders pip or an editor may leave in a package's folder
 
 
 def build_wheels(out):
@@ -16,14 +21,38 @@ def build_wheels(out):
     graphviz = download_wheel(GRAPHVIZ)
     names = [out.copy(graphviz, out.dist / 'wheels' / graphviz.name).name]
     for package in PACKAGES:
-        names.append(build_wheel(out, package).name)
+        names.append(build_wheel(out, package))
     return names
 
 
 def build_wheel(out, package):
-    folder = CACHE / 'wheels-built' / package
-    if folder.exists():
-        shutil.rmtree(folder)
-    run(sys.executable, '-m', 'pip', 'wheel', '--quiet', '--no-deps', '--wheel-dir', folder, PY / package)
-    (wheel,) = folder.glob('*.whl')
-    return out.copy(wheel, out.dist / 'wheels' / wheel.name)
+    """`pip wheel` of py/PACKAGE, run again only when a file of that folder changed; returns its file name."""
+    folder = PY / package
+    sources = [path for path in sorted(folder.rglob('*')) if path.is_file() and not is_made(path.relative_to(folder))]
+
+    def make(target):
+        with tempfile.TemporaryDirectory() as made_in:
+            run(sys.executable, '-m', 'pip', 'wheel', '--quiet', '--no-deps', '--wheel-dir', made_in, folder)
+            (wheel,) = Path(made_in).glob('*.whl')
+            target.write_bytes(wheel.read_bytes())
+        return []
+
+    given = [part for path in sources for part in (path.relative_to(folder).as_posix(), path)]
+    data = made(f"wheel-{package}", given, make)
+    name = wheel_name(data)
+    if out.put(out.dist / 'wheels' / name, data):
+        print(f"  {folder.relative_to(PY.parent)}/ -> wheels/{name}")
+    return name
+
+
+def is_made(path):
+    return any(part in NOT_SOURCES or part.endswith('.egg-info') for part in path.parts) or path.suffix == '.pyc'
+
+
+def wheel_name(data):
+    """A wheel's file name, from its own .dist-info: NAME-VERSION-TAG.whl."""
+    with zipfile.ZipFile(io.BytesIO(data)) as wheel:
+        (info,) = {entry.split('/')[0] for entry in wheel.namelist() if entry.split('/')[0].endswith('.dist-info')}
+        tag = next(line.removeprefix('Tag: ') for line in wheel.read(f"{info}/WHEEL").decode().splitlines()
+                   if line.startswith('Tag: '))
+    return f"{info.removesuffix('.dist-info')}-{tag}.whl"
