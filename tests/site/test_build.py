@@ -7,6 +7,8 @@ import re
 import shutil
 import subprocess
 import sys
+import time
+import zipfile
 
 import pytest
 
@@ -85,11 +87,19 @@ def test_a_second_build_rewrites_only_what_changed_and_deletes_what_no_source_ma
     assert sorted(rewritten) == ['hosts/examples.js', 'hosts/examples.js.br', 'hosts/examples.js.gz']
 
 
+def edit(path, text):
+    """Writes `path` as an edit made a while before the build: made.py records no make during which a file
+    it read may have changed, which it takes to be one modified less than 2 s before the make began."""
+    path.write_text(text)
+    ago = time.time_ns() - 10 * 10**9
+    os.utime(path, ns=(ago, ago))
+
+
 def test_a_step_runs_again_only_when_what_it_read_changed(tmp_path, monkeypatch):
     monkeypatch.setattr(made, 'FOLDER', tmp_path / 'made')
     source, imported = tmp_path / 'main.js', tmp_path / 'lib.js'
-    source.write_text('main')
-    imported.write_text('lib')
+    edit(source, 'main')
+    edit(imported, 'lib')
     runs = []
 
     def make(target):
@@ -101,19 +111,40 @@ def test_a_step_runs_again_only_when_what_it_read_changed(tmp_path, monkeypatch)
         return made.made('bundle', [source, *options], make)
 
     assert step('--minify') == step('--minify') == b'mainlib' and len(runs) == 1
-    imported.write_text('lib2')
+    edit(imported, 'lib2')
     assert step('--minify') == b'mainlib2' and len(runs) == 2
     assert step('--minify', '--debug') == b'mainlib2' and len(runs) == 3, 'an option is an input too'
-    source.write_text('main2')
+    edit(source, 'main2')
     assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 4
     imported.unlink()
     with pytest.raises(FileNotFoundError):
         step('--minify', '--debug')
     assert len(runs) == 5, 'a file it read is gone: it runs again (and here fails)'
-    imported.write_text('lib2')
+    edit(imported, 'lib2')
     assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 5, 'the last make is still kept'
     made.forget()
     assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 6, 'build --full forgets every step'
+
+
+def test_a_make_during_which_a_file_it_read_changed_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(made, 'FOLDER', tmp_path / 'made')
+    source = tmp_path / 'main.js'
+    edit(source, 'old')
+    runs = []
+
+    def make(target):
+        runs.append(target)
+        target.write_text(source.read_text())
+        if len(runs) == 1:
+            source.write_text('saved by an editor while the program ran')
+        return []
+
+    assert made.made('bundle', [source], make) == b'old'
+    assert made.made('bundle', [source], make) == b'saved by an editor while the program ran' and len(runs) == 2
+    ago = time.time_ns() - 10 * 10**9
+    os.utime(source, ns=(ago, ago))
+    made.made('bundle', [source], make)
+    assert made.made('bundle', [source], make) == b'saved by an editor while the program ran' and len(runs) == 3
 
 
 def commands(output):
@@ -143,9 +174,10 @@ def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_th
     assert build_there() == [], 'nothing changed since the last build'
 
     editor = checkout / 'web' / 'cell' / 'editor.js'
-    editor.write_text(editor.read_text() + '\nexport const edited = 1;\n')
+    edit(editor, editor.read_text() + '\nexport const edited = 1;\n')
     readme = checkout / 'py' / 'playground-runtime' / 'README.md'
-    readme.write_text(readme.read_text() + '\nEdited.\n')
+    edit(readme, readme.read_text() + '\nEdited.\n')
+    sw = (checkout / 'dist' / 'sw.js').read_bytes()
     ran = build_there()
 
     assert len(ran) == 4, ran
@@ -154,4 +186,9 @@ def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_th
     assert 'workbox' in ran[2], "dist/ changed, so sw.js's manifest is written again"
     assert 'brotli' in ran[3]
     assert b'edited' in (checkout / 'dist' / 'cell' / 'editor.bundle.js').read_bytes()
+    (wheel,) = (checkout / 'dist' / 'wheels').glob('playground_runtime-*.whl')
+    with zipfile.ZipFile(wheel) as made_wheel:
+        (metadata,) = [name for name in made_wheel.namelist() if name.endswith('.dist-info/METADATA')]
+        assert 'Edited.' in made_wheel.read(metadata).decode()
+    assert (checkout / 'dist' / 'sw.js').read_bytes() != sw
     assert build_there() == []

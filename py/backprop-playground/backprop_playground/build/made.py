@@ -2,13 +2,16 @@
 no program: pip, esbuild and Workbox run again only for a step one of whose inputs changed.
 
 A step is known by its name. Its key is a hash of the bytes (never the times) of what it read: the files
-given up front (a package's folder, the files a manifest lists) and those the program said it read (esbuild's
-metafile). The record of the last make is .cache/made/NAME.json; its output is .cache/made/NAME/KEY.
+given up front (a package's folder, the files a manifest lists, the build's own module that runs it) and those
+the program said it read (esbuild's metafile). The record of the last make is .cache/made/NAME.json; its output
+is .cache/made/NAME/KEY. As in git's "racily clean" entries, a make during which a file it read may have
+changed is not recorded, and runs again the next time.
 """
 import hashlib
 import json
-import os
 import shutil
+import tempfile
+import time
 from pathlib import Path
 
 from ..paths import CACHE, ROOT
@@ -31,31 +34,46 @@ def made(name, given, make):
         pass
     outputs = FOLDER / name
     outputs.mkdir(parents=True, exist_ok=True)
-    partial = outputs / f"{os.getpid()}.partial"  # a test may make a step while a build does
-    read = sorted({relative(path) for path in make(partial)})
-    made_key = key(given, read)
-    data = partial.read_bytes()
-    for old in outputs.iterdir():  # one output a step: the last
-        if old.suffix != '.partial':
-            old.unlink(missing_ok=True)
-    partial.replace(outputs / made_key)
-    written = record.with_name(f"{name}.{os.getpid()}.partial")
+    started = time.time_ns()
+    with tempfile.TemporaryDirectory(dir=outputs, suffix='.partial') as folder:  # a test may make it as a build does
+        partial = Path(folder) / 'output'
+        read = sorted({relative(path) for path in make(partial)})
+        data = partial.read_bytes()
+        if edited_since(started, given, read):
+            return data  # what it read may not be what the key would say it read: made again next time
+        made_key = key(given, read)
+        for old in outputs.iterdir():  # one output a step: the last
+            if old.suffix != '.partial':
+                old.unlink(missing_ok=True)
+        partial.replace(outputs / made_key)
+    written = Path(folder).with_suffix('.json')
     written.write_text(json.dumps({'key': made_key, 'read': read}, indent=1))
     written.replace(record)
     return data
 
 
+def edited_since(started, given, read):
+    """Whether a file of the step's may have changed while its program ran: one modified since it started, or
+    up to 2 s before (a file system may round times down to the second, FAT to two)."""
+    files = [part for part in given if isinstance(part, Path)] + [ROOT / path for path in read]
+    return any(path.is_file() and path.stat().st_mtime_ns >= started - 2 * 10**9 for path in files)
+
+
 def key(given, read):
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(Path(__file__).read_bytes())  # a record is only as good as the rules that wrote it
     for part in [*given, *(item for path in read for item in (path, ROOT / path))]:
         if isinstance(part, Path):
-            digest.update(b'\0file\0' if part.is_file() else b'\0missing\0')
-            digest.update(part.read_bytes() if part.is_file() else b'')
+            tagged(digest, b'file', part.read_bytes()) if part.is_file() else tagged(digest, b'missing', b'')
         elif isinstance(part, bytes):
-            digest.update(b'\0bytes\0%d\0' % len(part) + part)
+            tagged(digest, b'bytes', part)
         else:
-            digest.update(f"\0text\0{part}".encode())
+            tagged(digest, b'text', str(part).encode())
     return digest.hexdigest()[:16]
+
+
+def tagged(digest, kind, data):
+    digest.update(b'\0%s\0%d\0' % (kind, len(data)))
+    digest.update(data)
 
 
 def relative(path):

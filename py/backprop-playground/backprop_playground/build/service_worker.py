@@ -33,6 +33,6 @@ def bundle_service_worker(out):
             shutil.move(sw, target)
         return []
 
-    given = [bundle, HERE / PROGRAM, ROOT / 'package-lock.json',
+    given = [bundle, Path(__file__), HERE / PROGRAM, ROOT / 'package-lock.json',
              *(part for path in listed for part in (path.relative_to(out.dist).as_posix(), path))]
     out.put(out.dist / SW, made('sw-manifest', given, make))

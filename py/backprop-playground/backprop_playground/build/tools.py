@@ -24,7 +24,8 @@ def run(*command, label=None, **kwargs):
 
 def esbuild(name, source, *options):
     """esbuild's bundle of `source` (bytes), made again only when a file it read (its metafile's inputs, npm
-    packages' files included) or esbuild itself changed. `name`: the step's, for made.py."""
+    packages' files included), the options, the npm lock or this command changed. `name`: the step's, for
+    made.py. What the metafile does not list (a new file that an import would now resolve to) needs --full."""
     def make(target):
         with tempfile.TemporaryDirectory() as folder:
             meta = Path(folder) / 'meta.json'
@@ -32,7 +33,7 @@ def esbuild(name, source, *options):
                 f"--outfile={target}")
             return json.loads(meta.read_text())['inputs']  # paths relative to ROOT, run()'s working folder
 
-    return made(name, [ROOT / 'package-lock.json', *options], make)
+    return made(name, [Path(__file__), ROOT / 'package.json', ROOT / 'package-lock.json', *options], make)
 
 
 def node(program, *args, label=None):

@@ -6,14 +6,14 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from ..paths import PY
+from ..paths import PY, ROOT
 from .made import made
 from .pyodide import download_wheel
 from .tools import run
 
 GRAPHVIZ = 'graphviz==0.21'
 PACKAGES = ['scalargrad', 'playground-runtime']  # folders of py/, each a wheel
-NOT_SOURCES = ('__pycache__', 'build', 'dist')  # folders pip or an editor may leave in a package's folder
+NOT_SOURCES = ('build', 'dist')  # folders a build backend may leave at the top of a package's folder
 
 
 def build_wheels(out):
@@ -37,7 +37,9 @@ def build_wheel(out, package):
             target.write_bytes(wheel.read_bytes())
         return []
 
-    given = [part for path in sources for part in (path.relative_to(folder).as_posix(), path)]
+    # The backend (hatchling) leaves out what the checkout's .gitignore names.
+    given = [Path(__file__), ROOT / '.gitignore',
+             *(part for path in sources for part in (path.relative_to(folder).as_posix(), path))]
     data = made(f"wheel-{package}", given, make)
     name = wheel_name(data)
     if out.put(out.dist / 'wheels' / name, data):
@@ -46,7 +48,9 @@ def build_wheel(out, package):
 
 
 def is_made(path):
-    return any(part in NOT_SOURCES or part.endswith('.egg-info') for part in path.parts) or path.suffix == '.pyc'
+    """Whether `path`, relative to a package's folder, is something a build or Python left there."""
+    return (path.parts[0] in NOT_SOURCES or '__pycache__' in path.parts or path.suffix == '.pyc'
+            or any(part.endswith('.egg-info') for part in path.parts))
 
 
 def wheel_name(data):
