@@ -7,7 +7,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import zipfile
 
 import pytest
@@ -87,19 +86,11 @@ def test_a_second_build_rewrites_only_what_changed_and_deletes_what_no_source_ma
     assert sorted(rewritten) == ['hosts/examples.js', 'hosts/examples.js.br', 'hosts/examples.js.gz']
 
 
-def edit(path, text):
-    """Writes `path` as an edit made a while before the build: made.py records no make during which a file
-    it read may have changed, which it takes to be one modified less than 2 s before the make began."""
-    path.write_text(text)
-    ago = time.time_ns() - 10 * 10**9
-    os.utime(path, ns=(ago, ago))
-
-
 def test_a_step_runs_again_only_when_what_it_read_changed(tmp_path, monkeypatch):
     monkeypatch.setattr(made, 'FOLDER', tmp_path / 'made')
     source, imported = tmp_path / 'main.js', tmp_path / 'lib.js'
-    edit(source, 'main')
-    edit(imported, 'lib')
+    source.write_text('main')
+    imported.write_text('lib')
     runs = []
 
     def make(target):
@@ -111,16 +102,16 @@ def test_a_step_runs_again_only_when_what_it_read_changed(tmp_path, monkeypatch)
         return made.made('bundle', [source, *options], make)
 
     assert step('--minify') == step('--minify') == b'mainlib' and len(runs) == 1
-    edit(imported, 'lib2')
+    imported.write_text('lib2')
     assert step('--minify') == b'mainlib2' and len(runs) == 2
     assert step('--minify', '--debug') == b'mainlib2' and len(runs) == 3, 'an option is an input too'
-    edit(source, 'main2')
+    source.write_text('main2')
     assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 4
     imported.unlink()
     with pytest.raises(FileNotFoundError):
         step('--minify', '--debug')
     assert len(runs) == 5, 'a file it read is gone: it runs again (and here fails)'
-    edit(imported, 'lib2')
+    imported.write_text('lib2')
     assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 5, 'the last make is still kept'
     made.forget()
     assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 6, 'build --full forgets every step'
@@ -128,23 +119,27 @@ def test_a_step_runs_again_only_when_what_it_read_changed(tmp_path, monkeypatch)
 
 def test_a_make_during_which_a_file_it_read_changed_is_not_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(made, 'FOLDER', tmp_path / 'made')
-    source = tmp_path / 'main.js'
-    edit(source, 'old')
+    given, imported = tmp_path / 'main.js', tmp_path / 'lib.js'
+    given.write_text('main')
+    imported.write_text('lib')
     runs = []
 
     def make(target):
         runs.append(target)
-        target.write_text(source.read_text())
+        target.write_text(given.read_text() + imported.read_text())
         if len(runs) == 1:
-            source.write_text('saved by an editor while the program ran')
-        return []
+            given.write_text('main, saved by an editor while the program ran')
+        if len(runs) == 2:
+            imported.write_text('lib, saved while the program ran')
+        return [imported]
 
-    assert made.made('bundle', [source], make) == b'old'
-    assert made.made('bundle', [source], make) == b'saved by an editor while the program ran' and len(runs) == 2
-    ago = time.time_ns() - 10 * 10**9
-    os.utime(source, ns=(ago, ago))
-    made.made('bundle', [source], make)
-    assert made.made('bundle', [source], make) == b'saved by an editor while the program ran' and len(runs) == 3
+    assert made.made('bundle', [given], make) == b'mainlib'
+    assert made.made('bundle', [given], make) == b'main, saved by an editor while the program ranlib'
+    assert len(runs) == 2, 'a given file changed during the first make'
+    made.made('bundle', [given], make)
+    assert len(runs) == 3, 'a file it read was modified during the second'
+    assert made.made('bundle', [given], make).endswith(b'lib, saved while the program ran')
+    assert len(runs) == 3, 'the third make is kept'
 
 
 def commands(output):
@@ -174,9 +169,9 @@ def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_th
     assert build_there() == [], 'nothing changed since the last build'
 
     editor = checkout / 'web' / 'cell' / 'editor.js'
-    edit(editor, editor.read_text() + '\nexport const edited = 1;\n')
+    editor.write_text(editor.read_text() + '\nexport const edited = 1;\n')
     readme = checkout / 'py' / 'playground-runtime' / 'README.md'
-    edit(readme, readme.read_text() + '\nEdited.\n')
+    readme.write_text(readme.read_text() + '\nEdited.\n')
     sw = (checkout / 'dist' / 'sw.js').read_bytes()
     ran = build_there()
 

@@ -4,8 +4,8 @@ no program: pip, esbuild and Workbox run again only for a step one of whose inpu
 A step is known by its name. Its key is a hash of the bytes (never the times) of what it read: the files
 given up front (a package's folder, the files a manifest lists, the build's own module that runs it) and those
 the program said it read (esbuild's metafile). The record of the last make is .cache/made/NAME.json; its output
-is .cache/made/NAME/KEY. As in git's "racily clean" entries, a make during which a file it read may have
-changed is not recorded, and runs again the next time.
+is .cache/made/NAME/KEY. A make during which an input changed (a given file's bytes differ after it, or a file
+the program read was modified after it started) is not recorded, and runs again the next time.
 """
 import hashlib
 import json
@@ -34,14 +34,14 @@ def made(name, given, make):
         pass
     outputs = FOLDER / name
     outputs.mkdir(parents=True, exist_ok=True)
-    started = time.time_ns()
+    before, started = digest(given), time.time_ns()
     with tempfile.TemporaryDirectory(dir=outputs, suffix='.partial') as folder:  # a test may make it as a build does
         partial = Path(folder) / 'output'
         read = sorted({relative(path) for path in make(partial)})
         data = partial.read_bytes()
-        if edited_since(started, given, read):
+        if digest(given) != before or edited_since(started, read):
             return data  # what it read may not be what the key would say it read: made again next time
-        made_key = key(given, read)
+        made_key = key(given, read, given_digest=before)
         for old in outputs.iterdir():  # one output a step: the last
             if old.suffix != '.partial':
                 old.unlink(missing_ok=True)
@@ -52,28 +52,32 @@ def made(name, given, make):
     return data
 
 
-def edited_since(started, given, read):
-    """Whether a file of the step's may have changed while its program ran: one modified since it started, or
-    up to 2 s before (a file system may round times down to the second, FAT to two)."""
-    files = [part for part in given if isinstance(part, Path)] + [ROOT / path for path in read]
-    return any(path.is_file() and path.stat().st_mtime_ns >= started - 2 * 10**9 for path in files)
+def edited_since(started, read):
+    """Whether a file the program said it read was modified after it started (then it may have read either)."""
+    return any((ROOT / path).is_file() and (ROOT / path).stat().st_mtime_ns >= started for path in read)
 
 
-def key(given, read):
-    digest = hashlib.sha256(Path(__file__).read_bytes())  # a record is only as good as the rules that wrote it
-    for part in [*given, *(item for path in read for item in (path, ROOT / path))]:
+def key(given, read, given_digest=None):
+    """The hash of `given` (or its `given_digest`) and of the files `read`, by path and bytes."""
+    return digest([Path(__file__),  # a record is only as good as the rules that wrote it
+                   given_digest or digest(given), *(item for path in read for item in (path, ROOT / path))])[:16]
+
+
+def digest(parts):
+    hashed = hashlib.sha256()
+    for part in parts:
         if isinstance(part, Path):
-            tagged(digest, b'file', part.read_bytes()) if part.is_file() else tagged(digest, b'missing', b'')
+            tagged(hashed, b'file', part.read_bytes()) if part.is_file() else tagged(hashed, b'missing', b'')
         elif isinstance(part, bytes):
-            tagged(digest, b'bytes', part)
+            tagged(hashed, b'bytes', part)
         else:
-            tagged(digest, b'text', str(part).encode())
-    return digest.hexdigest()[:16]
+            tagged(hashed, b'text', str(part).encode())
+    return hashed.hexdigest()
 
 
-def tagged(digest, kind, data):
-    digest.update(b'\0%s\0%d\0' % (kind, len(data)))
-    digest.update(data)
+def tagged(hashed, kind, data):
+    hashed.update(b'\0%s\0%d\0' % (kind, len(data)))
+    hashed.update(data)
 
 
 def relative(path):
