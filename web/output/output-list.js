@@ -120,6 +120,7 @@ export class OutputList {
 
   /** Draws a graph event in a new card; resolves with {parts, view, teaching, layout}, or null if it could not. */
   graph(event) {
+    performance.mark("graph-received");
     const parts = graphCard(event);
     this.append(parts.card);
     const done = this.draw(parts, event)
@@ -139,6 +140,7 @@ export class OutputList {
     let dot = layout(event.dot);
     const values = event.groups?.[event.view]?.nodes ?? event.nodes; // a network may open on a grouped view
     let { svg, fill } = await this.renderer.render(dot, values);
+    performance.mark("graph-laid-out");
     const width = parts.view.clientWidth || 600;
     if (event.nodes <= SMALL_GRAPH && !fitsReadably(homeBox(svg), width)) {
       for (const other of [(d) => stacked(base(d)), topDown]) { // `base`: `layout` may become this very function
@@ -155,7 +157,9 @@ export class OutputList {
     const view = showGraph(parts, svg, dot);
     await fill();
     view.showOutput();
+    performance.mark("graph-inserted");
     const teaching = attachTeaching({ card: parts.card, view, event: { ...event, dot }, renderer: this.renderer, layout, quiz: this.quiz });
+    performance.mark("graph-teaching-attached");
     return { view, teaching, layout };
   }
 

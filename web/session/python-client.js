@@ -120,6 +120,7 @@ export class PythonClient {
         if (pending) pending.onEvent(message.event);
         break;
       case "done":
+        performance.mark("run-python-done");
         if (pending) this.settle().resolve(message.result);
         clearTimeout(interpreter.settleTimer);
         interpreter.settleTimer = setTimeout(() => {
@@ -159,6 +160,7 @@ export class PythonClient {
     // A Stop meant for an earlier run is not this one's; a Stop pressed from now on is (the worker reads it
     // before the run begins).
     if (this.interpreter.interruptBuffer) this.interpreter.interruptBuffer[0] = 0;
+    performance.mark("run-posted"); // this mark and the graph-… ones of output-list.js: bench/compare.py's stages
     this.interpreter.post(message);
   }
 

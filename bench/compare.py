@@ -1,0 +1,223 @@
+"""Two builds side by side (issue 43): this checkout's and git ref REF's, served alike and opened in turn.
+
+    python bench/compare.py REF [--runs 5]      e.g. main, c53ff7f, HEAD~3
+
+REF is built in a temporary git worktree with its own build.py (npm's packages installed there as its build
+does), and its dist/ is kept in .cache/compare/COMMIT/ for the next comparison with the same commit. This
+checkout is built first (`python build.py`: nothing is remade when nothing changed). Both dist/ folders are
+served by this checkout's `build.py serve` server at 127.0.0.1 (isolated, brotli), each on its own port.
+
+Each round opens this build, then REF's (the order alternates between rounds), in fresh headless Chromium
+contexts, and measures in each:
+- Python ready: navigation to the page's python-ready mark, in a fresh context (an in-memory HTTP cache);
+- first Run: Run pressed to the first node of the neuron's graph, 1 s after ready, and the later Runs, the
+  median of three more on that page; the first Run as a share of the later ones;
+- the 1,999-value chain: Run to its graph drawn and the status ready, after one warm-up Run;
+- live charts' share of training: the moons example's training with its plot calls against without them;
+- the live graph's share: training with draw_dot(loss, live=True) in its loop against without it (n/a for a
+  build that has no live graph);
+- first-visit bytes: what the server sent to a first visit on the room's LAN name until quiet after one Run
+  (nothing sent for 4 s, longer than the 2 s before the page starts its standby Python), in a fresh
+  in-memory-cache profile and in a fresh disk-cache profile.
+Then prints each figure's median for both builds and their ratio (this / REF): below 1 is faster or smaller.
+
+docs/development.md asks for this against main before stopping, whenever a change touches web/ or the page's
+runtime, with the table in the closing note. No assertions: figures only.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+import live_graph
+from embed_bytes import ARGS, LAN, in_profile, executable, quiet, run_and_wait
+from lighter_faster import CHAIN
+from page import TIMEOUT, WAIT_FOR_GRAPH, mark, median, ready, serve, set_code
+from teaching import run_program
+ROOT = Path(__file__).resolve().parents[1]  # this checkout, whichever one the installed package points at
+DIST = ROOT / 'dist'
+KEPT = ROOT / '.cache' / 'compare'
+LIVE_STEPS = 150
+LATER_RUNS = 3
+# The page's marks of a Run's stages (python-client.js, output-list.js), in the order they usually come.
+STAGES = ['run-posted', 'graph-received', 'run-python-done', 'graph-laid-out', 'graph-inserted', 'graph-teaching-attached']
+
+# Run pressed to the first node of the new run's graph (a MutationObserver, no polling), as bench/first_run.py;
+# the stage marks of earlier runs are cleared first, and the click's time is given back to read them against.
+RUN_TO_GRAPH = """(stages) => new Promise((resolve) => {
+  for (const name of stages) performance.clearMarks(name);
+  const output = document.querySelector('[data-testid=output]');
+  const before = output.querySelectorAll('section.run').length;
+  const observer = new MutationObserver(() => {
+    const runs = output.querySelectorAll('section.run');
+    if (runs.length > before && runs[runs.length - 1].querySelector('svg g.node')) {
+      observer.disconnect();
+      resolve({ ms: performance.now() - started, started });
+    }
+  });
+  observer.observe(output, { childList: true, subtree: true });
+  const started = performance.now();
+  document.querySelector('[data-testid=run]').click();
+})"""
+STAGE_TIMES = """([stages, started]) => stages.map((name) => {
+  const mark = performance.getEntriesByName(name, 'mark').at(-1);
+  return mark ? mark.startTime - started : null;
+})"""
+
+
+def git(*arguments):
+    return subprocess.run(['git', *arguments], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def build_ref(ref):
+    """REF's dist/, built in a temporary worktree the first time this commit is compared."""
+    commit = git('rev-parse', '--verify', f"{ref}^{{commit}}")
+    kept = KEPT / commit / 'dist'
+    if (kept.parent / 'built').is_file():
+        return commit, kept
+    tree = KEPT / commit / 'tree'
+    shutil.rmtree(kept.parent, ignore_errors=True)
+    subprocess.run(['git', 'worktree', 'prune'], cwd=ROOT, check=True)
+    git('worktree', 'add', '--detach', str(tree), commit)
+    try:
+        print(f"Building {ref} ({commit[:7]}) in {tree} …", file=sys.stderr)
+        subprocess.run([sys.executable, 'build.py'], cwd=tree, check=True, stdout=sys.stderr)
+        (tree / 'dist').rename(kept)
+        (kept.parent / 'built').write_text(f"{ref}\n")
+    finally:
+        git('worktree', 'remove', '--force', str(tree))
+    return commit, kept
+
+
+def examples(dist):
+    """The build's own neuron, and its moons example's training with and without its plot calls."""
+    moons = (dist / 'examples' / 'moons-mlp.py').read_text()
+    training = moons[:moons.index('# The whole network on one point')]  # its final draw_dot left out
+    return {'neuron': (dist / 'examples' / 'neuron.py').read_text(), 'charts': training,
+            'no charts': re.sub(r'^\s*plot(_boundary)?\(.*\n', '', training, flags=re.M)}
+
+
+def in_page(browser, url, dist):
+    """Everything measured on one fresh page of a build: its figures, None where the build cannot run it."""
+    programs = examples(dist)
+    context = browser.new_context(viewport={'width': 1280, 'height': 800})
+    page = context.new_page()
+    try:
+        ready(page, url)
+        figures = {'ready': mark(page, 'python-ready')}
+        set_code(page, programs['neuron'])
+        page.wait_for_timeout(1000)
+        figures['first'], _ = run_to_graph(page)
+        later = [run_to_graph(page) for _ in range(LATER_RUNS)]
+        figures['later'] = median([ms for ms, _ in later])
+        figures['first/later'] = figures['first'] / figures['later']
+        for i, name in enumerate(STAGES):
+            times = [stages[i] for _, stages in later if stages[i] is not None]
+            figures[name] = median(times) if times else None
+
+        set_code(page, CHAIN)
+        page.click('[data-testid=clear]')
+        page.evaluate(WAIT_FOR_GRAPH)
+        page.click('[data-testid=clear]')
+        figures['chain'] = page.evaluate(WAIT_FOR_GRAPH)['ms']
+
+        figures['charts'] = share(page, programs['charts'], programs['no charts'])
+        figures['live graph'] = share(page, *live_graph.programs(LIVE_STEPS))
+        return figures
+    finally:
+        context.close()
+
+
+def run_to_graph(page):
+    """(Run pressed to the first graph node, ms; each stage's mark in ms after the press, None if not marked)."""
+    page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
+    page.wait_for_timeout(300)
+    reply = page.evaluate(RUN_TO_GRAPH, STAGES)
+    page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
+    page.wait_for_timeout(100)  # the teaching tools are attached just after the drawing shows
+    return reply['ms'], page.evaluate(STAGE_TIMES, [STAGES, reply['started']])
+
+
+def share(page, program, plain):
+    """Run to ready of program over the same without its extra calls; None if either did not end ready."""
+    times = []
+    for code in (program, plain):
+        page.click('[data-testid=clear]')
+        result = run_program(page, code)
+        if result['state'] != 'ready':
+            return None
+        times.append(result['ms'])
+    return times[0] / times[1]
+
+
+def first_visit(page, server, url, neuron):
+    server.sent.clear()
+    page.goto(url)
+    page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
+    run_and_wait(page, neuron)
+    return quiet([server.sent]) / 1e6
+
+
+ROWS = [  # key, what it is, unit, format
+    ('ready', 'Python ready', 'ms', '.0f'),
+    ('first', 'first Run → graph, neuron', 'ms', '.0f'),
+    ('later', f"later Runs → graph (median of {LATER_RUNS})", 'ms', '.0f'),
+    ('first/later', 'first Run / later Runs', 'x', '.2f'),
+    *[(name, f"  · its mark {name}", 'ms', '.0f') for name in STAGES],  # after the press, later Runs
+    ('chain', '1,999-value chain → drawn', 'ms', '.0f'),
+    ('charts', "live charts' share of training", 'x', '.2f'),
+    ('live graph', f"live graph's share ({LIVE_STEPS} steps)", 'x', '.2f'),
+    ('bytes memory', 'first visit until quiet, memory cache', 'MB', '.2f'),
+    ('bytes disk', 'first visit until quiet, disk cache', 'MB', '.2f'),
+]
+
+
+def table(names, figures, runs):
+    lines = [f"Medians of {runs} rounds, taking turns, headless Chromium, {os.cpu_count()} cores; ratio = this / REF",
+             f"   {'':<50} {names[0]:>18} {names[1]:>18} {'ratio':>7}"]
+    for key, what, unit, form in ROWS:
+        values = [[v for v in figures[name][key] if v is not None] for name in names]
+        cells = [f"{median(v):{form}}" if v else 'n/a' for v in values]
+        ratio = f"{median(values[0]) / median(values[1]):.2f}x" if all(values) else ''
+        lines.append(f"   {what + f' ({unit})':<50} {cells[0]:>18} {cells[1]:>18} {ratio:>7}")
+    return '\n'.join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('ref', help='a git ref to compare this checkout with, e.g. main')
+    parser.add_argument('--runs', type=int, default=5, help='rounds (default 5)')
+    args = parser.parse_args()
+    commit, other = build_ref(args.ref)
+    subprocess.run([sys.executable, 'build.py'], cwd=ROOT, check=True, stdout=sys.stderr)
+    head = git('rev-parse', '--short', 'HEAD') + ('+edits' if git('status', '--porcelain', '--', 'web', 'py') else '')
+    names = [f"this {head}", args.ref if commit.startswith(args.ref) else f"{args.ref} {commit[:7]}"]
+    builds = {names[0]: DIST, names[1]: other}
+    servers = {name: serve(dist) for name, dist in builds.items()}
+    figures = {name: {key: [] for key, *_ in ROWS} for name in names}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable(), args=ARGS)
+        for round_ in range(args.runs):
+            for name in (names if round_ % 2 == 0 else names[::-1]):
+                server, url = servers[name]
+                neuron = examples(builds[name])['neuron']
+                for key, value in in_page(browser, url, builds[name]).items():
+                    figures[name][key].append(value)
+                for kind in ('memory', 'disk'):
+                    figures[name][f"bytes {kind}"].append(
+                        in_profile(p, kind, lambda page: first_visit(page, server, url.replace('127.0.0.1', LAN), neuron)))
+                print(f"   round {round_ + 1}, {name}: " + ', '.join(
+                    f"{key} {values[-1]:.2f}" for key, values in figures[name].items() if values[-1] is not None), file=sys.stderr)
+        browser.close()
+    for server, _ in servers.values():
+        server.shutdown()
+    print(table(names, figures, args.runs))
+
+
+if __name__ == '__main__':
+    main()
