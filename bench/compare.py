@@ -2,23 +2,28 @@
 
     python bench/compare.py REF [--runs 5]      e.g. main, c53ff7f, HEAD~3
 
-REF is built in a temporary git worktree with its own build.py (npm's packages installed there as its build
-does), and its dist/ is kept in .cache/compare/COMMIT/ for the next comparison with the same commit. This
-checkout is built first (`python build.py`: nothing is remade when nothing changed). Both dist/ folders are
-served by this checkout's `build.py serve` server at 127.0.0.1 (isolated, brotli), each on its own port.
+REF is built in a temporary git worktree outside this checkout, with its own build.py (which installs its
+own npm packages there), and its dist/ is kept in .cache/compare/COMMIT/ for the next comparison with the
+same commit. This checkout is built first (`python build.py`: nothing is remade when nothing changed). Both
+dist/ folders are served by this checkout's `build.py serve` server at 127.0.0.1 (isolated, brotli), each on
+its own port: REF's pages get this checkout's headers, Content-Security-Policy included.
 
-Each round opens this build, then REF's (the order alternates between rounds), in fresh headless Chromium
-contexts, and measures in each:
+One unmeasured page of each build warms the browser up. Then each round opens both builds, in an order that
+alternates between rounds (keep --runs even), in fresh headless Chromium contexts, and measures in each:
 - Python ready: navigation to the page's python-ready mark, in a fresh context (an in-memory HTTP cache);
-- first Run: Run pressed to the first node of the neuron's graph, 1 s after ready, and the later Runs, the
-  median of three more on that page; the first Run as a share of the later ones;
+- first Run: Run pressed to the first node of the neuron's graph (each build's own example), 1 s after ready,
+  before the page starts its standby Python (2 s after ready); later Runs: the median of three more, once the
+  standby is ready (a build without one: 4 s after ready), each with the time after the press of each
+  stage's mark (STAGES); the first Run as a share of the later ones;
 - the 1,999-value chain: Run to its graph drawn and the status ready, after one warm-up Run;
-- live charts' share of training: the moons example's training with its plot calls against without them;
-- the live graph's share: training with draw_dot(loss, live=True) in its loop against without it (n/a for a
-  build that has no live graph);
-- first-visit bytes: what the server sent to a first visit on the room's LAN name until quiet after one Run
-  (nothing sent for 4 s, longer than the 2 s before the page starts its standby Python), in a fresh
-  in-memory-cache profile and in a fresh disk-cache profile.
+- live charts' share of training: the build's own moons example's training with its plot calls against
+  without them; the live graph's share: training with draw_dot(loss, live=True) in its loop against
+  without it. Each program runs once unmeasured, then in the order with, without, without, with: the sums'
+  ratio. n/a where a build cannot run it (its status is printed on stderr);
+- first-visit bytes: what the server sent to a first visit on the room's LAN name (plain HTTP: gzip, no
+  service worker) until quiet after one Run (nothing sent for 4 s, longer than the 2 s before the page
+  starts its standby Python), in a fresh in-memory-cache profile and in a fresh disk-cache profile.
+A figure that fails or takes over TIMEOUT is n/a for that round, and its error is printed on stderr.
 Then prints each figure's median for both builds and their ratio (this / REF): below 1 is faster or smaller.
 
 docs/development.md asks for this against main before stopping, whenever a change touches web/ or the page's
@@ -30,6 +35,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import traceback
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -39,17 +46,20 @@ from embed_bytes import ARGS, LAN, in_profile, executable, quiet, run_and_wait
 from lighter_faster import CHAIN
 from page import TIMEOUT, WAIT_FOR_GRAPH, mark, median, ready, serve, set_code
 from teaching import run_program
-ROOT = Path(__file__).resolve().parents[1]  # this checkout, whichever one the installed package points at
+# This checkout, from this file: page.py's DIST is the installed package's checkout, maybe another clone.
+ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / 'dist'
 KEPT = ROOT / '.cache' / 'compare'
 LIVE_STEPS = 150
 LATER_RUNS = 3
+FIRST_RUN_AFTER_MS = 700  # and run_to_graph's 300 ms: the first Run is pressed 1 s after ready
+WITHOUT_STANDBY_MS = 4000
 # The page's marks of a Run's stages (python-client.js, output-list.js), in the order they usually come.
 STAGES = ['run-posted', 'graph-received', 'run-python-done', 'graph-laid-out', 'graph-inserted', 'graph-teaching-attached']
 
 # Run pressed to the first node of the new run's graph (a MutationObserver, no polling), as bench/first_run.py;
 # the stage marks of earlier runs are cleared first, and the click's time is given back to read them against.
-RUN_TO_GRAPH = """(stages) => new Promise((resolve) => {
+RUN_TO_GRAPH = """([stages, timeout]) => new Promise((resolve) => {
   for (const name of stages) performance.clearMarks(name);
   const output = document.querySelector('[data-testid=output]');
   const before = output.querySelectorAll('section.run').length;
@@ -60,6 +70,7 @@ RUN_TO_GRAPH = """(stages) => new Promise((resolve) => {
       resolve({ ms: performance.now() - started, started });
     }
   });
+  setTimeout(() => { observer.disconnect(); resolve({ ms: null, started }); }, timeout);
   observer.observe(output, { childList: true, subtree: true });
   const started = performance.now();
   document.querySelector('[data-testid=run]').click();
@@ -78,28 +89,41 @@ def build_ref(ref):
     """REF's dist/, built in a temporary worktree the first time this commit is compared."""
     commit = git('rev-parse', '--verify', f"{ref}^{{commit}}")
     kept = KEPT / commit / 'dist'
-    if (kept.parent / 'built').is_file():
+    if (kept.parent / 'built').is_file() and (kept / 'index.html').is_file():
         return commit, kept
-    tree = KEPT / commit / 'tree'
     shutil.rmtree(kept.parent, ignore_errors=True)
-    subprocess.run(['git', 'worktree', 'prune'], cwd=ROOT, check=True)
+    kept.parent.mkdir(parents=True)
+    # Outside this checkout: Node and esbuild would find this checkout's node_modules from a folder inside it.
+    tree = Path(tempfile.mkdtemp(prefix=f"compare-{commit[:7]}-")) / 'tree'
     git('worktree', 'add', '--detach', str(tree), commit)
     try:
         print(f"Building {ref} ({commit[:7]}) in {tree} …", file=sys.stderr)
         subprocess.run([sys.executable, 'build.py'], cwd=tree, check=True, stdout=sys.stderr)
-        (tree / 'dist').rename(kept)
+        shutil.move(tree / 'dist', kept)
         (kept.parent / 'built').write_text(f"{ref}\n")
     finally:
-        git('worktree', 'remove', '--force', str(tree))
+        subprocess.run(['git', 'worktree', 'remove', '--force', str(tree)], cwd=ROOT, capture_output=True)
+        shutil.rmtree(tree.parent, ignore_errors=True)
+        subprocess.run(['git', 'worktree', 'prune'], cwd=ROOT, capture_output=True)
     return commit, kept
 
 
 def examples(dist):
     """The build's own neuron, and its moons example's training with and without its plot calls."""
     moons = (dist / 'examples' / 'moons-mlp.py').read_text()
-    training = moons[:moons.index('# The whole network on one point')]  # its final draw_dot left out
+    end = moons.find('# The whole network on one point')  # its final draw_dot left out
+    training = moons[:end] if end >= 0 else None
     return {'neuron': (dist / 'examples' / 'neuron.py').read_text(), 'charts': training,
-            'no charts': re.sub(r'^\s*plot(_boundary)?\(.*\n', '', training, flags=re.M)}
+            'no charts': re.sub(r'^\s*plot(_boundary)?\(.*\n', '', training, flags=re.M) if training else None}
+
+
+def figure(name, measure):
+    """measure(), or None (its error on stderr) if it fails: one figure lost, not the round's others."""
+    try:
+        return measure()
+    except Exception:
+        print(f"   {name}: n/a, {traceback.format_exc(limit=2).strip().splitlines()[-1]}", file=sys.stderr)
+        return None
 
 
 def in_page(browser, url, dist):
@@ -111,23 +135,20 @@ def in_page(browser, url, dist):
         ready(page, url)
         figures = {'ready': mark(page, 'python-ready')}
         set_code(page, programs['neuron'])
-        page.wait_for_timeout(1000)
-        figures['first'], _ = run_to_graph(page)
-        later = [run_to_graph(page) for _ in range(LATER_RUNS)]
-        figures['later'] = median([ms for ms, _ in later])
-        figures['first/later'] = figures['first'] / figures['later']
+        page.wait_for_timeout(FIRST_RUN_AFTER_MS)
+        figures['first'] = figure('first', lambda: run_to_graph(page)[0])
+        wait_for_standby(page)
+        later = [figure('later', lambda: run_to_graph(page)) for _ in range(LATER_RUNS)]
+        later = [run for run in later if run and run[0] is not None]
+        figures['later'] = median([ms for ms, _ in later]) if later else None
+        figures['first/later'] = figures['first'] / figures['later'] if figures['first'] and figures['later'] else None
         for i, name in enumerate(STAGES):
             times = [stages[i] for _, stages in later if stages[i] is not None]
             figures[name] = median(times) if times else None
-
-        set_code(page, CHAIN)
-        page.click('[data-testid=clear]')
-        page.evaluate(WAIT_FOR_GRAPH)
-        page.click('[data-testid=clear]')
-        figures['chain'] = page.evaluate(WAIT_FOR_GRAPH)['ms']
-
-        figures['charts'] = share(page, programs['charts'], programs['no charts'])
-        figures['live graph'] = share(page, *live_graph.programs(LIVE_STEPS))
+        figures['chain'] = figure('chain', lambda: chain(page))
+        if programs['charts']:
+            figures['charts'] = figure('charts', lambda: share(page, programs['charts'], programs['no charts']))
+        figures['live graph'] = figure('live graph', lambda: share(page, *live_graph.programs(LIVE_STEPS)))
         return figures
     finally:
         context.close()
@@ -136,23 +157,45 @@ def in_page(browser, url, dist):
 def run_to_graph(page):
     """(Run pressed to the first graph node, ms; each stage's mark in ms after the press, None if not marked)."""
     page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
-    page.wait_for_timeout(300)
-    reply = page.evaluate(RUN_TO_GRAPH, STAGES)
-    page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
+    page.wait_for_timeout(300)  # as bench/first_run.py: a reader's pause between two Runs
+    reply = page.evaluate(RUN_TO_GRAPH, [STAGES, TIMEOUT])
+    page.wait_for_selector('[data-testid=status]:not([data-state=running])', timeout=TIMEOUT)
     page.wait_for_timeout(100)  # the teaching tools are attached just after the drawing shows
     return reply['ms'], page.evaluate(STAGE_TIMES, [STAGES, reply['started']])
 
 
+def wait_for_standby(page):
+    """Until the page's standby Python is ready, or WITHOUT_STANDBY_MS after ready if it starts none."""
+    while not page.evaluate(f"""performance.getEntriesByName('python-standby-ready').length > 0 ||
+        (performance.getEntriesByName('python-standby-start').length === 0 &&
+         performance.now() - performance.getEntriesByName('python-ready')[0].startTime > {WITHOUT_STANDBY_MS})"""):
+        page.wait_for_timeout(50)
+
+
+def chain(page):
+    set_code(page, CHAIN)
+    drawn = f"() => Promise.race([({WAIT_FOR_GRAPH})(), new Promise((r) => setTimeout(() => r(null), {TIMEOUT}))])"
+    for _ in range(2):  # a warm-up, then the measured one
+        page.click('[data-testid=clear]')
+        reply = page.evaluate(drawn)
+        if reply is None:
+            raise TimeoutError('the chain drew no graph')
+    return reply['ms']
+
+
 def share(page, program, plain):
-    """Run to ready of program over the same without its extra calls; None if either did not end ready."""
-    times = []
-    for code in (program, plain):
+    """Run to ready of program over the same without its extra calls: after one unmeasured run of each, in
+    the order program, plain, plain, program (a drift costs both the same); None if a run did not end ready."""
+    times = {program: 0, plain: 0}
+    for code, measured in ((program, False), (plain, False), (program, True), (plain, True), (plain, True), (program, True)):
         page.click('[data-testid=clear]')
         result = run_program(page, code)
         if result['state'] != 'ready':
+            print(f"   a program ended {result['state']}: " + ' '.join(page.locator(
+                '[data-testid=output] section.run').last.inner_text().split())[-200:], file=sys.stderr)
             return None
-        times.append(result['ms'])
-    return times[0] / times[1]
+        times[code] += result['ms'] if measured else 0
+    return times[program] / times[plain]
 
 
 def first_visit(page, server, url, neuron):
@@ -168,12 +211,12 @@ ROWS = [  # key, what it is, unit, format
     ('first', 'first Run → graph, neuron', 'ms', '.0f'),
     ('later', f"later Runs → graph (median of {LATER_RUNS})", 'ms', '.0f'),
     ('first/later', 'first Run / later Runs', 'x', '.2f'),
-    *[(name, f"  · its mark {name}", 'ms', '.0f') for name in STAGES],  # after the press, later Runs
+    *[(name, f"  · later Runs: {name}", 'ms', '.0f') for name in STAGES],  # the mark, after the press
     ('chain', '1,999-value chain → drawn', 'ms', '.0f'),
     ('charts', "live charts' share of training", 'x', '.2f'),
     ('live graph', f"live graph's share ({LIVE_STEPS} steps)", 'x', '.2f'),
-    ('bytes memory', 'first visit until quiet, memory cache', 'MB', '.2f'),
-    ('bytes disk', 'first visit until quiet, disk cache', 'MB', '.2f'),
+    ('bytes memory', 'first visit, LAN name, until quiet: memory cache', 'MB', '.2f'),
+    ('bytes disk', 'first visit, LAN name, until quiet: disk cache', 'MB', '.2f'),
 ]
 
 
@@ -191,28 +234,35 @@ def table(names, figures, runs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('ref', help='a git ref to compare this checkout with, e.g. main')
-    parser.add_argument('--runs', type=int, default=5, help='rounds (default 5)')
+    parser.add_argument('--runs', type=int, default=4, help='rounds (default 4; keep it even)')
     args = parser.parse_args()
     commit, other = build_ref(args.ref)
     subprocess.run([sys.executable, 'build.py'], cwd=ROOT, check=True, stdout=sys.stderr)
-    head = git('rev-parse', '--short', 'HEAD') + ('+edits' if git('status', '--porcelain', '--', 'web', 'py') else '')
+    head = git('rev-parse', '--short', 'HEAD') + ('+edits' if git('status', '--porcelain', '--untracked-files=no') else '')
     names = [f"this {head}", args.ref if commit.startswith(args.ref) else f"{args.ref} {commit[:7]}"]
     builds = {names[0]: DIST, names[1]: other}
     servers = {name: serve(dist) for name, dist in builds.items()}
     figures = {name: {key: [] for key, *_ in ROWS} for name in names}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable(), args=ARGS)
+        for name in names:  # unmeasured: the browser's and the servers' first page
+            context = browser.new_context()
+            ready(context.new_page(), servers[name][1])
+            context.close()
         for round_ in range(args.runs):
             for name in (names if round_ % 2 == 0 else names[::-1]):
                 server, url = servers[name]
                 neuron = examples(builds[name])['neuron']
-                for key, value in in_page(browser, url, builds[name]).items():
-                    figures[name][key].append(value)
+                measured = figure('page', lambda: in_page(browser, url, builds[name])) or {}
+                for key, *_ in ROWS:
+                    if not key.startswith('bytes '):
+                        figures[name][key].append(measured.get(key))
                 for kind in ('memory', 'disk'):
-                    figures[name][f"bytes {kind}"].append(
-                        in_profile(p, kind, lambda page: first_visit(page, server, url.replace('127.0.0.1', LAN), neuron)))
+                    figures[name][f"bytes {kind}"].append(figure(f"bytes {kind}", lambda: in_profile(
+                        p, kind, lambda page: first_visit(page, server, url.replace('127.0.0.1', LAN), neuron))))
                 print(f"   round {round_ + 1}, {name}: " + ', '.join(
-                    f"{key} {values[-1]:.2f}" for key, values in figures[name].items() if values[-1] is not None), file=sys.stderr)
+                    f"{key} {values[-1]:.2f}" for key, values in figures[name].items() if values[-1] is not None),
+                    file=sys.stderr)
         browser.close()
     for server, _ in servers.values():
         server.shutdown()

@@ -20,6 +20,7 @@ which a page starts its standby Python. No route is set: Playwright turns the HT
 Medians of --runs; targets (issue 42): 1 at most 10 MB, 2 at most 0.5 MB, 3 at most 10 MB.
 """
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -121,6 +122,8 @@ def in_profile(p, kind, visit, service_workers='block'):
         context.close()
         if browser:
             browser.close()
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def executable():
