@@ -31,7 +31,6 @@ runtime, with the table in the closing note. No assertions: figures only.
 """
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -42,9 +41,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 import live_graph
-from embed_bytes import ARGS, LAN, in_profile, executable, quiet, run_and_wait
-from lighter_faster import CHAIN
-from page import TIMEOUT, WAIT_FOR_GRAPH, mark, median, ready, serve, set_code
+from embed_bytes import ARGS, LAN, first_visit, in_profile, executable
+from lighter_faster import CHAIN, FINAL_DRAWING, without_charts
+from page import RUN_TO_GRAPH, TIMEOUT, WAIT_FOR_GRAPH, mark, median, ready, serve, set_code
 from teaching import run_program
 # This checkout, from this file: page.py's DIST is the installed package's checkout, maybe another clone.
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,24 +56,6 @@ WITHOUT_STANDBY_MS = 4000
 # The page's marks of a Run's stages (python-client.js, output-list.js), in the order they usually come.
 STAGES = ['run-posted', 'graph-received', 'run-python-done', 'graph-laid-out', 'graph-inserted', 'graph-teaching-attached']
 
-# Run pressed to the first node of the new run's graph (a MutationObserver, no polling), as bench/first_run.py;
-# the stage marks of earlier runs are cleared first, and the click's time is given back to read them against.
-RUN_TO_GRAPH = """([stages, timeout]) => new Promise((resolve) => {
-  for (const name of stages) performance.clearMarks(name);
-  const output = document.querySelector('[data-testid=output]');
-  const before = output.querySelectorAll('section.run').length;
-  const observer = new MutationObserver(() => {
-    const runs = output.querySelectorAll('section.run');
-    if (runs.length > before && runs[runs.length - 1].querySelector('svg g.node')) {
-      observer.disconnect();
-      resolve({ ms: performance.now() - started, started });
-    }
-  });
-  setTimeout(() => { observer.disconnect(); resolve({ ms: null, started }); }, timeout);
-  observer.observe(output, { childList: true, subtree: true });
-  const started = performance.now();
-  document.querySelector('[data-testid=run]').click();
-})"""
 STAGE_TIMES = """([stages, started]) => stages.map((name) => {
   const mark = performance.getEntriesByName(name, 'mark').at(-1);
   return mark ? mark.startTime - started : null;
@@ -111,10 +92,10 @@ def build_ref(ref):
 def examples(dist):
     """The build's own neuron, and its moons example's training with and without its plot calls."""
     moons = (dist / 'examples' / 'moons-mlp.py').read_text()
-    end = moons.find('# The whole network on one point')  # its final draw_dot left out
+    end = moons.find(FINAL_DRAWING)  # its final draw_dot left out
     training = moons[:end] if end >= 0 else None
     return {'neuron': (dist / 'examples' / 'neuron.py').read_text(), 'charts': training,
-            'no charts': re.sub(r'^\s*plot(_boundary)?\(.*\n', '', training, flags=re.M) if training else None}
+            'no charts': without_charts(training) if training else None}
 
 
 def figure(name, measure):
@@ -198,14 +179,6 @@ def share(page, program, plain):
     return times[program] / times[plain]
 
 
-def first_visit(page, server, url, neuron):
-    server.sent.clear()
-    page.goto(url)
-    page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
-    run_and_wait(page, neuron)
-    return quiet([server.sent]) / 1e6
-
-
 ROWS = [  # key, what it is, unit, format
     ('ready', 'Python ready', 'ms', '.0f'),
     ('first', 'first Run → graph, neuron', 'ms', '.0f'),
@@ -259,7 +232,7 @@ def main():
                         figures[name][key].append(measured.get(key))
                 for kind in ('memory', 'disk'):
                     figures[name][f"bytes {kind}"].append(figure(f"bytes {kind}", lambda: in_profile(
-                        p, kind, lambda page: first_visit(page, server, url.replace('127.0.0.1', LAN), neuron))))
+                        p, kind, lambda page: first_visit(page, server, url.replace('127.0.0.1', LAN), neuron) / 1e6)))
                 print(f"   round {round_ + 1}, {name}: " + ', '.join(
                     f"{key} {values[-1]:.2f}" for key, values in figures[name].items() if values[-1] is not None),
                     file=sys.stderr)

@@ -69,13 +69,18 @@ def run_and_wait(page, code):
     page.locator('[data-testid=output] section.run').nth(before).locator('svg').first.wait_for(timeout=TIMEOUT)
 
 
-def lan_visit(page, server, url):
-    """(bytes until quiet after one Run, bytes added by a Stop that restarts and one more Run)."""
+def first_visit(page, server, url, code=NEURON):
+    """Bytes the server sent to a first visit until quiet after one Run of code."""
     server.sent.clear()
     page.goto(url)
     page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
-    run_and_wait(page, NEURON)
-    first = quiet([server.sent])
+    run_and_wait(page, code)
+    return quiet([server.sent])
+
+
+def lan_visit(page, server, url):
+    """(bytes until quiet after one Run, bytes added by a Stop that restarts and one more Run)."""
+    first = first_visit(page, server, url)
     set_code(page, LOOP)
     page.click('[data-testid=run]')
     page.wait_for_selector('[data-testid=status][data-state=running]', timeout=TIMEOUT)

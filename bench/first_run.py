@@ -11,23 +11,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from backprop_playground.server import make_server
-from page import LAUNCH
-
-# Run pressed, in the page, to the first node of the new run's graph (a MutationObserver, no polling).
-RUN_TO_GRAPH = """() => new Promise((resolve) => {
-  const output = document.querySelector('[data-testid=output]');
-  const before = output.querySelectorAll('section.run').length;
-  const observer = new MutationObserver(() => {
-    const runs = output.querySelectorAll('section.run');
-    if (runs.length > before && runs[runs.length - 1].querySelector('svg g.node')) {
-      observer.disconnect();
-      resolve(performance.now() - started);
-    }
-  });
-  observer.observe(output, { childList: true, subtree: true });
-  const started = performance.now();
-  document.querySelector('[data-testid=run]').click();
-})"""
+from page import LAUNCH, RUN_TO_GRAPH, TIMEOUT
 
 
 def ready(page):
@@ -56,12 +40,12 @@ def main():
             ready(page)
             page.select_option('[data-testid=examples]', 'neuron.py')
             page.wait_for_timeout(1000)
-            firsts.append(page.evaluate(RUN_TO_GRAPH))
+            firsts.append(page.evaluate(RUN_TO_GRAPH, [[], TIMEOUT])['ms'])
             ready(page)
             runs = []
             for _ in range(3):
                 page.wait_for_timeout(300)
-                runs.append(page.evaluate(RUN_TO_GRAPH))
+                runs.append(page.evaluate(RUN_TO_GRAPH, [[], TIMEOUT])['ms'])
                 ready(page)
             laters.append(statistics.median(runs))
             print(f"  first {firsts[-1]:.0f} ms, later {', '.join(f'{t:.0f}' for t in runs)} ms")

@@ -42,9 +42,16 @@ loss.backward()
 draw_dot(loss)
 """
 MOONS = (ROOT / 'web' / 'examples' / 'moons-mlp.py').read_text()
-MOONS_WITHOUT_CHARTS = re.sub(r'^\s*plot(_boundary)?\(.*\n', '', MOONS, flags=re.M)
-MOONS_TRAINING = MOONS[:MOONS.index('# The whole network on one point')]  # the final draw_dot left out
-MOONS_TRAINING_WITHOUT_CHARTS = re.sub(r'^\s*plot(_boundary)?\(.*\n', '', MOONS_TRAINING, flags=re.M)
+FINAL_DRAWING = '# The whole network on one point'  # where the moons example's training ends
+
+
+def without_charts(program):
+    return re.sub(r'^\s*plot(_boundary)?\(.*\n', '', program, flags=re.M)
+
+
+MOONS_WITHOUT_CHARTS = without_charts(MOONS)
+MOONS_TRAINING = MOONS[:MOONS.index(FINAL_DRAWING)]  # the final draw_dot left out
+MOONS_TRAINING_WITHOUT_CHARTS = without_charts(MOONS_TRAINING)
 
 
 # The floor of a start from the snapshot: a page that does nothing but restore it (no editor, no wheels).

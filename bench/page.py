@@ -57,6 +57,26 @@ WAIT_FOR_GRAPH = """() => new Promise((resolve) => {
   document.querySelector('[data-testid=run]').click();
 })"""
 
+# Run pressed to the first node of the new run's graph (a MutationObserver, no polling): {ms, started}, ms null
+# after `timeout`. The marks named in `stages` (bench/compare.py's) are cleared first; `started`, the click's
+# time, is what to read the new ones against.
+RUN_TO_GRAPH = """([stages, timeout]) => new Promise((resolve) => {
+  for (const name of stages) performance.clearMarks(name);
+  const output = document.querySelector('[data-testid=output]');
+  const before = output.querySelectorAll('section.run').length;
+  const observer = new MutationObserver(() => {
+    const runs = output.querySelectorAll('section.run');
+    if (runs.length > before && runs[runs.length - 1].querySelector('svg g.node')) {
+      observer.disconnect();
+      resolve({ ms: performance.now() - started, started });
+    }
+  });
+  setTimeout(() => { observer.disconnect(); resolve({ ms: null, started }); }, timeout);
+  observer.observe(output, { childList: true, subtree: true });
+  const started = performance.now();
+  document.querySelector('[data-testid=run]').click();
+})"""
+
 ARTICLE_CELLS = 10
 ARTICLE = """<!doctype html><meta charset="utf-8"><title>ten cells</title><h1>Ten cells</h1>{cells}
 <script type="module" src="{site}embed.js"></script>"""
