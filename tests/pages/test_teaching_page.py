@@ -91,6 +91,22 @@ def test_on_a_narrow_screen_the_checked_graph_is_drawn_top_to_bottom_too(playgro
             expect(section.locator('svg g.wrong-grad')).to_have_count(1)
 
 
+def test_a_small_graph_too_wide_to_read_whole_stacks_its_records_and_one_that_fits_keeps_them_in_a_row(playground):
+    # At this width the neuron, left to right with each record's fields in a row, would be drawn below a
+    # readable scale: its records are stacked instead (a label above its data and grad). Two values fit.
+    playground.set_viewport_size({'width': 1280, 'height': 800})
+    for program, label, stacked in [('neuron.py', 'o', True), ("a = Value(3.0, label='a')\nb = a * 2.0; b.label = 'b'\ndraw_dot(b)\n", 'b', False)]:
+        if stacked:
+            load_example(playground, program)
+        else:
+            type_program(playground, program)
+        graph = run(playground).locator('svg').first
+        record = node(graph, label)
+        expect(record).to_contain_text('data')
+        name, data = record.locator('text').nth(0).bounding_box(), record.locator('text').nth(1).bounding_box()
+        assert (data['y'] >= name['y'] + name['height']) == stacked, f"{program}: {name} then {data}"
+
+
 def test_charts_get_points_while_training_runs_and_keep_them_after_stop(playground):
     type_program(playground, '''import time
 for k in range(100000):

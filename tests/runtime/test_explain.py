@@ -12,13 +12,14 @@ from scalargrad import MLP, Value
 from scalargrad.graph import trace
 from support.explain import USED_TWICE
 from support.learners import A_PLUS_A, SEED_VALUE, ChildrenValue
+from support.events import drawn_graphs
 
 
 def graph_of(source):
     events = []
     result = json.loads(playground.run(textwrap.dedent(source), lambda text: events.append(json.loads(text))))
     assert result == {'status': 'ok'}, result
-    [graph] = [e for e in events if e['type'] == 'graph']
+    [graph] = drawn_graphs(events)
     return graph
 
 

@@ -28,9 +28,10 @@ def test_prints_and_graphs_arrive_in_program_order():
         print('after', end='')
     ''')
     assert result == {'status': 'ok'}
-    assert kinds(events) == ['stdout', 'graph', 'stdout', 'graph', 'stdout']
+    assert kinds(events) == ['stdout', 'graph', 'graph-teaching', 'stdout', 'graph', 'graph-teaching', 'stdout']
     assert events[0]['text'] == 'before\n'
-    assert 'data 2.0000' in events[1]['dot'] and 'data 3.0000' in events[3]['dot']
+    assert 'data 2.0000' in events[1]['dot'] and 'data 3.0000' in events[4]['dot']
+    assert events[2]['table'][0]['data'] == 2.0 and events[5]['table'][0]['data'] == 3.0  # each of its moment
     assert events[1]['title'] == 'a' and events[1]['nodes'] == 1
 
 
@@ -50,9 +51,9 @@ def test_each_call_draws_the_values_of_that_moment():
 
 def test_last_expression_value_is_drawn_and_draw_dot_is_not_drawn_twice():
     _, events = run("a = Value(1.0, label='a')\nb = a * 2\nb")
-    assert kinds(events) == ['graph']
+    assert kinds(events) == ['graph', 'graph-teaching']
     _, events = run("a = Value(1.0, label='a')\ndraw_dot(a * 2)")
-    assert kinds(events) == ['graph']
+    assert kinds(events) == ['graph', 'graph-teaching']
 
 
 def test_last_expression_of_another_kind_shows_its_repr():
@@ -221,7 +222,7 @@ def test_a_named_env_keeps_its_namespace_across_runs_until_reset():
     emit = lambda text: events.append(json.loads(text))  # noqa: E731
     assert json.loads(playground.run("a = Value(2.0, label='a')", emit, env='article'))['status'] == 'ok'
     assert json.loads(playground.run("draw_dot(a * 3)\nprint(a.data)", emit, env='article'))['status'] == 'ok'
-    assert kinds(events) == ['graph', 'stdout'] and events[1]['text'] == '2.0\n'
+    assert kinds(events) == ['graph', 'graph-teaching', 'stdout'] and events[2]['text'] == '2.0\n'
     other = json.loads(playground.run('a', emit, env='other'))
     assert other['error']['type'] == 'NameError'
     fresh = json.loads(playground.run('a', emit))
@@ -299,8 +300,8 @@ def test_display_shows_values_and_graphs_in_place():
         print("after")
     ''')
     assert result == {'status': 'ok'}
-    assert kinds(events) == ['graph', 'result', 'result', 'stdout']
-    assert [e['text'] for e in events[1:3]] == ["'text'", 'None']
+    assert kinds(events) == ['graph', 'graph-teaching', 'result', 'result', 'stdout']
+    assert [e['text'] for e in events[2:4]] == ["'text'", 'None']
 
 
 def test_display_is_there_without_an_import():

@@ -8,6 +8,7 @@ import pytest
 from playground_runtime import runner as playground
 from playground_runtime.charts import mlp_spec
 from scalargrad import MLP, datasets, make_moons, points
+from support.events import drawn_graphs
 
 MINE = [[0.0, 0.0, 1], [1.0, 1.0, 0], [0.5, -0.25, 1]]
 
@@ -81,7 +82,7 @@ def test_choosing_an_example_forwards_it_alone_through_the_same_model():
     result, events = run(f"from playground_runtime.example import forward_example\ndraw_dot(forward_example({json.dumps(json.dumps(spec))}))")
     assert result == {'status': 'ok'}, result
     assert printed(events).startswith('Example 2: x = (1.0000, 1.0000), label -1.')
-    [graph] = [e for e in events if e['type'] == 'graph']
+    [graph] = drawn_graphs(events)
     table = graph['table']
     assert table[-1]['data'] == pytest.approx(expected) and table[-1]['grad'] == 1.0
     assert {'x1', 'x2'} <= {row['label'] for row in table}

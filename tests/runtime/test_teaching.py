@@ -10,6 +10,7 @@ from playground_runtime.charts import SERIES_EVERY, Charts, boundary
 from scalargrad import MLP, Value
 from support.learners import A_PLUS_A, SEED_VALUE
 from scalargrad.gradcheck import Replay, operands
+from support.events import drawn_graphs
 
 NEURON = '''
 x1 = Value(2.0, label='x1'); x2 = Value(0.0, label='x2')
@@ -37,7 +38,7 @@ def run(source):
 def graph_of(source):
     result, events = run(source)
     assert result == {'status': 'ok'}, result
-    [graph] = [e for e in events if e['type'] == 'graph']
+    [graph] = drawn_graphs(events)
     return graph
 
 
@@ -169,6 +170,24 @@ def test_a_network_of_hundreds_of_values_opens_by_neuron_with_the_full_graph_a_c
     assert graph['view'] == 'neuron' and graph['dot'] == graph['groups']['neuron']['dot']
     assert graph['groups']['full']['nodes'] == graph['nodes'] == 979
     assert graph['groups']['full']['dot'].count('shape=record') == 979
+
+
+@pytest.mark.parametrize('source, opened, taught', [
+    (NEURON, set(), {'table', 'explain', 'steps', 'check'}),
+    # 979 values: too many to step through or to check, and it opens by neuron
+    ("model = MLP(2, [16, 16, 1])\nout = model([Value(0.5), Value(-1.0)])\ndraw_dot(out)\n", {'groups', 'view'}, {'table', 'explain'}),
+])
+def test_a_graph_is_sent_before_its_teaching_fields_which_follow_it_at_once(source, opened, taught):
+    # What only a later click needs (the table, the explanations, the steppers, the check) must not delay
+    # the drawing: the page lays the graph out while Python computes them. A network that opens by neuron
+    # needs its groups to be drawn.
+    result, events = run(source)
+    assert result == {'status': 'ok'}, result
+    kinds = [e['type'] for e in events]
+    assert kinds[-2:] == ['graph', 'graph-teaching']
+    graph, fields = events[-2:]
+    assert set(graph) - {'type', 'dot', 'nodes', 'title'} == opened
+    assert set(fields) - {'type'} == taught
 
 
 class Clock:

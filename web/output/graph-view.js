@@ -27,9 +27,8 @@ export function homeBox(svg) {
   return { x: box.x, y: box.y, width: box.width, height: box.height };
 }
 
-/** Whether a graph of this size can be seen whole in a view `width` pixels wide at a readable scale. */
-export const fitsReadably = (home, width) =>
-  Math.min(width / home.width, (window.innerHeight * MAX_HEIGHT_SHARE) / home.height) >= MIN_SCALE;
+/** The largest graph, in Graphviz points, that a view `width` pixels wide shows whole at a readable scale. */
+export const readableBox = (width) => ({ width: width / MIN_SCALE, height: (window.innerHeight * MAX_HEIGHT_SHARE) / MIN_SCALE });
 
 /**
  * Shows `svg` in the card's view and adds the tools. Returns {showOutput, replace(svg, dot), svg(), onShow}:

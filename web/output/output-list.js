@@ -2,7 +2,7 @@
 import { showChart } from "./chart-view.js";
 import { attachTeaching } from "./graph-teaching.js";
 import { element } from "../dom/element.js";
-import { fitsReadably, graphCard, homeBox, showGraph } from "./graph-view.js";
+import { graphCard, readableBox, showGraph } from "./graph-view.js";
 import { LiveCard } from "./live-graph.js";
 import { pointEditor } from "./point-editor.js";
 
@@ -68,6 +68,7 @@ export class OutputList {
     this.section.append(element("header", "run-header", `Run ${this.runs} · ${time}${note ? ` · ${note}` : ""}`));
     this.root.append(this.section);
     this.drawing = [];
+    this.lastGraph = null; // the drawing of this run's latest graph, until its teaching fields come
     this.lastText = null;
   }
 
@@ -81,7 +82,10 @@ export class OutputList {
         break;
       case "graph":
         if (event.live !== undefined) this.liveCard(event).graph(event);
-        else this.graph(event);
+        else this.lastGraph = this.graph(event);
+        break;
+      case "graph-teaching":
+        this.teach(event);
         break;
       case "graph-update":
         this.lives?.get(`${this.runs}:${event.live}`)?.update(event);
@@ -135,32 +139,40 @@ export class OutputList {
 
   async draw(parts, event) {
     // The layout chosen here (a transformation of the DOT) applies to every variant the teaching tools draw.
+    // A small graph that does not read whole left to right tries its records stacked, then top to bottom.
     const base = matchMedia(NARROW).matches ? topDown : (dot) => dot;
-    let layout = base;
-    let dot = layout(event.dot);
+    const layouts = event.nodes <= SMALL_GRAPH ? [base, (d) => stacked(base(d)), topDown] : [base];
+    const dots = layouts.map((layout) => layout(event.dot));
+    const tried = dots.filter((dot, i) => dots.indexOf(dot) === i); // a layout that changes nothing is not tried twice
     const values = event.groups?.[event.view]?.nodes ?? event.nodes; // a network may open on a grouped view
-    let { svg, fill } = await this.renderer.render(dot, values);
+    const fit = tried.length > 1 ? readableBox(parts.view.clientWidth || 600) : null;
+    const { svg, fill, index } = await this.renderer.renderFitting(tried, values, fit);
     performance.mark("graph-laid-out");
-    const width = parts.view.clientWidth || 600;
-    if (event.nodes <= SMALL_GRAPH && !fitsReadably(homeBox(svg), width)) {
-      for (const other of [(d) => stacked(base(d)), topDown]) { // `base`: `layout` may become this very function
-        const otherDot = other(event.dot);
-        if (otherDot === dot) continue;
-        const drawn = await this.renderer.render(otherDot, values);
-        if (fitsReadably(homeBox(drawn.svg), width)) {
-          ({ svg, fill } = drawn);
-          [dot, layout] = [otherDot, other];
-          break;
-        }
-      }
-    }
+    const dot = tried[index];
+    const layout = layouts[dots.indexOf(dot)];
     const view = showGraph(parts, svg, dot);
     await fill();
     view.showOutput();
     performance.mark("graph-inserted");
-    const teaching = attachTeaching({ card: parts.card, view, event: { ...event, dot }, renderer: this.renderer, layout, quiz: this.quiz });
-    performance.mark("graph-teaching-attached");
-    return { view, teaching, layout };
+    const shown = { ...event, dot };
+    const teaching = attachTeaching({ card: parts.card, view, event: shown, renderer: this.renderer, layout, quiz: this.quiz });
+    return { view, teaching, layout, event: shown };
+  }
+
+  /** The teaching fields of the graph drawn just before (a graph-teaching event): its tools, once it is in the page. */
+  teach(fields) {
+    const drawn = this.lastGraph;
+    this.lastGraph = null;
+    if (!drawn) return;
+    const taught = drawn.then((graph) => {
+      if (!graph) return graph; // it could not be drawn
+      graph.teaching.detach();
+      graph.event = { ...graph.event, ...fields, type: "graph" };
+      graph.teaching = attachTeaching({ card: graph.parts.card, view: graph.view, event: graph.event, renderer: this.renderer, layout: graph.layout, quiz: this.quiz });
+      performance.mark("graph-teaching-attached");
+      return graph;
+    });
+    this.drawing.push(taught);
   }
 
   /** The card of a live graph (draw_dot(..., live=True)): one per call site and run (live-graph.js). */

@@ -41,28 +41,25 @@ export class GraphRenderer {
    * (the page styles and lays out a big drawing once, not after every part).
    * Rejects with an Error whose message says what went wrong.
    */
-  async render(dot, values = 0) {
+  render(dot, values = 0) {
+    return this.renderFitting([dot], values);
+  }
+
+  /**
+   * Like render(), for the first of `dots` (layouts of one graph) whose drawing fits `fit` ({width, height},
+   * in Graphviz points), or the first of them if none does; also resolves with its `index` in `dots`.
+   * The worker tries them in turn: one message and one drawing to clean, however many layouts it takes.
+   */
+  async renderFitting(dots, values = 0, fit = null) {
     this.warmUp();
     const id = this.nextId++;
     const reply = await new Promise((resolve) => {
       this.pending.set(id, resolve);
-      this.worker.postMessage({ id, dot, quick: values > QUICK_LAYOUT });
+      this.worker.postMessage({ id, dots, quick: values > QUICK_LAYOUT, fit });
     });
     if (reply.status === "rejected") throw new Error(reply.reason);
     await loadPurify();
-    const { shell, parts } = reply.value;
-    const svg = parseSvg(shell);
-    const target = svg.querySelector("g") || svg;
-    const fill = async () => {
-      const drawing = document.createDocumentFragment();
-      for (const part of parts) {
-        const group = parseSvg(`<svg xmlns="${SVG_NS}" xmlns:xlink="${XLINK_NS}"><g>${part}</g></svg>`).firstElementChild;
-        drawing.append(...group.childNodes);
-        await yieldToPage();
-      }
-      target.append(drawing);
-    };
-    return { svg, fill };
+    return clean(reply.value);
   }
 
   /** Abandons every layout in progress (Stop during a huge layout). */
@@ -73,6 +70,22 @@ export class GraphRenderer {
     for (const resolve of this.pending.values()) resolve({ status: "rejected", reason: "Stopped before the graph was drawn." });
     this.pending.clear();
   }
+}
+
+/** {svg, fill, index} of the worker's reply {shell, parts, index}: see render() and renderFitting(). */
+function clean({ shell, parts, index }) {
+  const svg = parseSvg(shell);
+  const target = svg.querySelector("g") || svg;
+  const fill = async () => {
+    const drawing = document.createDocumentFragment();
+    for (const part of parts) {
+      const group = parseSvg(`<svg xmlns="${SVG_NS}" xmlns:xlink="${XLINK_NS}"><g>${part}</g></svg>`).firstElementChild;
+      drawing.append(...group.childNodes);
+      await yieldToPage();
+    }
+    target.append(drawing);
+  };
+  return { svg, fill, index };
 }
 
 /** Lets the page handle input between parts; unlike setTimeout, not clamped to 4 ms after a few rounds. */

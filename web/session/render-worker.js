@@ -15,20 +15,38 @@ const vizReady = instance();
 // same ranks in a taller staircase. Only for big graphs, and only where the DOT does not set nslimit itself.
 const QUICK_PLACEMENT = { nslimit: 0 };
 
-self.onmessage = async ({ data: { id, dot, quick } }) => {
+// A request lays out the first of `dots` whose drawing fits `fit` ({width, height} in Graphviz points), or
+// the first of them when none fits or no `fit` is given: one message, however many layouts it takes.
+self.onmessage = async ({ data: { id, dots, quick, fit } }) => {
   try {
     const viz = await vizReady;
-    const result = viz.render(dot, { format: "svg", graphAttributes: quick ? QUICK_PLACEMENT : {} });
-    if (result.status === "success") {
-      self.postMessage({ id, status: "fulfilled", value: split(result.output) });
-    } else {
-      const messages = result.errors.map((e) => e.message.trim()).filter(Boolean);
-      self.postMessage({ id, status: "rejected", reason: messages.join("\n") || "Graphviz could not lay out this graph" });
+    let drawn = null; // {svg, index}
+    for (const [index, dot] of dots.entries()) {
+      const result = viz.render(dot, { format: "svg", graphAttributes: quick ? QUICK_PLACEMENT : {} });
+      if (result.status !== "success") {
+        if (index > 0) continue; // another layout of a graph that was drawn: the first stands
+        const messages = result.errors.map((e) => e.message.trim()).filter(Boolean);
+        self.postMessage({ id, status: "rejected", reason: messages.join("\n") || "Graphviz could not lay out this graph" });
+        return;
+      }
+      if (!fit || fits(result.output, fit)) {
+        drawn = { svg: result.output, index };
+        break;
+      }
+      drawn ??= { svg: result.output, index };
     }
+    self.postMessage({ id, status: "fulfilled", value: { ...split(drawn.svg), index: drawn.index } });
   } catch (error) {
     self.postMessage({ id, status: "rejected", reason: String(error && error.message ? error.message : error) });
   }
 };
+
+const VIEW_BOX = /<svg\b[^>]*?\sviewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"/;
+
+function fits(svg, { width, height }) {
+  const box = VIEW_BOX.exec(svg);
+  return box !== null && Number(box[1]) <= width && Number(box[2]) <= height;
+}
 
 function split(svg) {
   // Titles only repeat internal node names as tooltips; Graphviz escapes their text, so this is exact.

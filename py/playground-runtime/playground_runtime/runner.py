@@ -11,10 +11,11 @@ and the result carries its verdict as nbgrader's autograde would give it (TestCe
 Output leaves through `emit(json_text)` as flat events, in the order the program made them:
   {"type": "stdout" | "stderr" | "result" | "notice", "text": ...}
   {"type": "graph", "dot": ..., "nodes": n, "title": ...}      one per draw_dot(...) call
-      a graph of values (not a graphviz Digraph) also has "table", and when they apply "steps",
-      "check" and "groups": playground_runtime.teaching says what each holds. A network of more than
-      OPEN_GROUPED values opens by neuron: "view": "neuron", `dot` is that view and groups.full the
-      whole graph.
+  {"type": "graph-teaching", "table": ..., ...}   right after the graph event of a graph of values (not a
+      graphviz Digraph): its "table", and when they apply "explain", "steps", "check" and "groups"
+      (playground_runtime.teaching says what each holds), sent after the drawing so that they never
+      delay it. A network of more than OPEN_GROUPED values opens by neuron: its graph event has
+      "groups" and "view": "neuron", `dot` is that view and groups.full the whole graph.
   {"type": "graph", "dot": ..., "nodes": n, "title": ..., "grouped_only": true, "groups": {...}, "view": "neuron"}
       a network of more than MAX_NODES values: `dot` is the view by neuron, `nodes` the true count
   {"type": "graph-too-large", "text": ..., "nodes": n | null, "limit": m}
@@ -219,8 +220,10 @@ class Runner:
         self.live.draw(root, rankdir, (caller.f_code.co_filename, caller.f_lineno))
 
     def _draw(self, root, rankdir='LR', light=False, traced=None, **fields):
-        """Sends a graph event (with `fields`) and returns its Dot; None if it was too large. `light`: without
-        the teaching fields that cost most (steps, check); `traced`: (nodes, edges) if already traced."""
+        """Sends a graph event and returns its Dot; None if it was too large. A live graph's drawing (`fields`)
+        carries its teaching fields, and `light` leaves out those that cost most (steps, check); any other
+        drawing goes first and its teaching fields follow in a graph-teaching event, so that they never
+        delay it. `traced`: (nodes, edges) if already traced."""
         try:
             nodes, edges = traced or trace(root, limit=TRACE_LIMIT)
         except GraphTooLarge:
@@ -232,15 +235,26 @@ class Runner:
                 return self._too_large(GraphTooLarge(len(nodes), MAX_NODES))
             dot = Dot(views['neuron']['dot'], len(nodes), title)
             self.show_graph(dot.source, dot.node_count, title, grouped_only=True, groups=views, view='neuron', **fields)
-        else:
-            dot = Dot(dot_source(nodes, edges, rankdir), len(nodes), title)
-            extras = teaching.extras(root, nodes, edges, rankdir, self._code_names(nodes), light=light)
-            shown = dot.source
-            if 'groups' in extras and len(nodes) > OPEN_GROUPED:
-                extras['groups']['full'] = {'dot': dot.source, 'nodes': len(nodes)}
-                shown, extras['view'] = extras['groups']['neuron']['dot'], 'neuron'
-            self.show_graph(shown, dot.node_count, title, **extras, **fields)
+            return dot
+        dot = Dot(dot_source(nodes, edges, rankdir), len(nodes), title)
+        teach = lambda wanted: teaching.extras(root, nodes, edges, rankdir, self._code_names(nodes), wanted)
+        if fields or light:
+            self._show_opened(dot, teach(teaching.LIGHT if light else teaching.FIELDS), **fields)
+            return dot
+        # A network that opens by neuron needs its groups to be drawn; every other field can follow.
+        opens_grouped = len(nodes) > OPEN_GROUPED
+        self._show_opened(dot, teach(('groups',)) if opens_grouped else {})
+        self.output.event(type='graph-teaching', **teach([f for f in teaching.FIELDS if not (opens_grouped and f == 'groups')]))
         return dot
+
+    def _show_opened(self, dot, extras, **fields):
+        """Sends the graph event of `dot` with `extras`: a network of more than OPEN_GROUPED values opens by
+        neuron, with the whole graph in groups.full."""
+        shown = dot.source
+        if 'groups' in extras and dot.node_count > OPEN_GROUPED:
+            extras['groups']['full'] = {'dot': dot.source, 'nodes': dot.node_count}
+            shown, extras['view'] = extras['groups']['neuron']['dot'], 'neuron'
+        self.show_graph(shown, dot.node_count, dot.title, **extras, **fields)
 
     def _too_large(self, error):
         self.show_too_large(str(error), error.count, error.limit)
@@ -352,9 +366,13 @@ def parse(source, filename=FILENAME):
     body = tree.body
     for i, stmt in enumerate(body):
         if isinstance(stmt, ast.Expr):
-            call = ast.Call(ast.Name(DISPLAY, ast.Load()), [stmt.value, ast.Constant(i == len(body) - 1)], [])
-            body[i] = ast.copy_location(ast.Expr(ast.copy_location(call, stmt.value)), stmt)
-    return ast.fix_missing_locations(tree), skipped
+            # Each new node is given its place here: ast.fix_missing_locations walks the whole tree, which took
+            # a third of a small program's run in CPython.
+            where = stmt.value
+            hook, last = ast.Name(DISPLAY, ast.Load()), ast.Constant(i == len(body) - 1)
+            call = ast.Call(ast.copy_location(hook, where), [where, ast.copy_location(last, where)], [])
+            body[i] = ast.copy_location(ast.Expr(ast.copy_location(call, where)), stmt)
+    return tree, skipped
 
 
 RECURSION_LIMIT = sys.getrecursionlimit()

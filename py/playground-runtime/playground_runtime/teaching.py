@@ -55,13 +55,16 @@ def number(x):
     return x if math.isfinite(x) else None
 
 
-def extras(root, nodes, edges, rankdir='LR', code_names=None, light=False):
-    """The teaching fields of a graph event for a traced graph (see the module docstring); `light`: without
-    steps and check, which cost most (a live graph's drawings while it trains)."""
+FIELDS = ('table', 'explain', 'steps', 'check', 'groups')
+LIGHT = ('table', 'explain', 'groups')  # without steps and check, which cost most: a live graph's drawings
+
+
+def extras(root, nodes, edges, rankdir='LR', code_names=None, fields=FIELDS):
+    """The teaching `fields` of a graph event for a traced graph (see the module docstring)."""
     names = [f"v{i}" for i in range(len(nodes))]
     out = {}
     try:
-        owner = neuron_of(nodes, edges)
+        owner = neuron_of(nodes, edges) if {'explain', 'groups'} & set(fields) else {}
     except Exception:
         owner = {}
     for field, make in [('table', lambda: table(nodes, names)),
@@ -69,7 +72,7 @@ def extras(root, nodes, edges, rankdir='LR', code_names=None, light=False):
                         ('steps', lambda: backward_steps(nodes, names, code_names or {})),
                         ('check', lambda: grad_check(root, nodes, edges, names, rankdir)),
                         ('groups', lambda: groups(nodes, edges, rankdir, owner))]:
-        if light and field in LIGHT_SKIPS:
+        if field not in fields:
             continue
         try:
             value = make()
@@ -78,9 +81,6 @@ def extras(root, nodes, edges, rankdir='LR', code_names=None, light=False):
         if value is not None:
             out[field] = value
     return out
-
-
-LIGHT_SKIPS = ('steps', 'check')
 
 
 def table(nodes, names):
