@@ -67,13 +67,14 @@ export class OutputList {
     const time = CLOCK.format(new Date());
     this.section.append(element("header", "run-header", `Run ${this.runs} · ${time}${note ? ` · ${note}` : ""}`));
     this.root.append(this.section);
+    this.release();
     this.drawing = [];
-    this.lastGraph = null; // the drawing of this run's latest graph, until its teaching fields come
     this.lastText = null;
   }
 
   /** One event from playground_runtime.runner (see its docstring for the shapes). */
   add(event) {
+    if (event.type !== "graph-teaching") this.release(); // a graph's teaching fields come right after it, or not at all
     switch (event.type) {
       case "stdout":
       case "stderr":
@@ -82,11 +83,14 @@ export class OutputList {
         break;
       case "graph":
         if (event.live !== undefined) this.liveCard(event).graph(event);
-        else this.lastGraph = this.graph(event);
+        else this.graph(event, new Promise((resolve) => (this.awaitingFields = resolve)));
         break;
-      case "graph-teaching":
-        this.teach(event);
+      case "graph-teaching": {
+        const { type, ...fields } = event;
+        this.awaitingFields?.(fields);
+        this.awaitingFields = null;
         break;
+      }
       case "graph-update":
         this.lives?.get(`${this.runs}:${event.live}`)?.update(event);
         break;
@@ -122,12 +126,15 @@ export class OutputList {
     this.append(box);
   }
 
-  /** Draws a graph event in a new card; resolves with {parts, view, teaching, layout}, or null if it could not. */
-  graph(event) {
+  /**
+   * Draws a graph event in a new card; resolves with {parts, view, teaching, layout, event}, or null if it
+   * could not. `fields`: a promise of its teaching fields (a graph-teaching event), or of null if none came.
+   */
+  graph(event, fields = null) {
     performance.mark("graph-received");
     const parts = graphCard(event);
     this.append(parts.card);
-    const done = this.draw(parts, event)
+    const done = this.draw(parts, event, fields)
       .then((drawn) => ({ parts, ...drawn }))
       .catch((error) => {
         parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`));
@@ -137,7 +144,7 @@ export class OutputList {
     return done;
   }
 
-  async draw(parts, event) {
+  async draw(parts, event, fields) {
     // The layout chosen here (a transformation of the DOT) applies to every variant the teaching tools draw.
     // A small graph that does not read whole left to right tries its records stacked, then top to bottom.
     const base = matchMedia(NARROW).matches ? topDown : (dot) => dot;
@@ -150,29 +157,30 @@ export class OutputList {
     performance.mark("graph-laid-out");
     const dot = tried[index];
     const layout = layouts[dots.indexOf(dot)];
+    // A quiz hides the values from the first paint: its drawing waits for the fields that open it. Otherwise
+    // the drawing goes first and its tools come with the fields.
+    let shown = { ...event, ...(this.quiz && (await fields)), dot };
     const view = showGraph(parts, svg, dot);
     await fill();
     view.showOutput();
     performance.mark("graph-inserted");
-    const shown = { ...event, dot };
-    const teaching = attachTeaching({ card: parts.card, view, event: shown, renderer: this.renderer, layout, quiz: this.quiz });
+    const attach = (shownView) => attachTeaching({ card: parts.card, view, event: shown, renderer: this.renderer, layout, quiz: this.quiz, shownView });
+    let teaching = attach();
+    const more = !this.quiz && (await fields);
+    if (more) {
+      const { view: shownView } = teaching.state(); // a view the reader chose meanwhile stays
+      teaching.detach();
+      shown = { ...shown, ...more, dot };
+      teaching = attach(shownView);
+    }
+    if (fields) performance.mark("graph-teaching-attached");
     return { view, teaching, layout, event: shown };
   }
 
-  /** The teaching fields of the graph drawn just before (a graph-teaching event): its tools, once it is in the page. */
-  teach(fields) {
-    const drawn = this.lastGraph;
-    this.lastGraph = null;
-    if (!drawn) return;
-    const taught = drawn.then((graph) => {
-      if (!graph) return graph; // it could not be drawn
-      graph.teaching.detach();
-      graph.event = { ...graph.event, ...fields, type: "graph" };
-      graph.teaching = attachTeaching({ card: graph.parts.card, view: graph.view, event: graph.event, renderer: this.renderer, layout: graph.layout, quiz: this.quiz });
-      performance.mark("graph-teaching-attached");
-      return graph;
-    });
-    this.drawing.push(taught);
+  /** The graph that waits for its teaching fields gets none (another event came, or the run ended). */
+  release() {
+    this.awaitingFields?.(null);
+    this.awaitingFields = null;
   }
 
   /** The card of a live graph (draw_dot(..., live=True)): one per call site and run (live-graph.js). */
@@ -220,6 +228,7 @@ export class OutputList {
 
   /** Resolves once every graph of the current run is in the page. */
   settled() {
+    this.release();
     return Promise.all(this.drawing);
   }
 

@@ -11,10 +11,10 @@ and the result carries its verdict as nbgrader's autograde would give it (TestCe
 Output leaves through `emit(json_text)` as flat events, in the order the program made them:
   {"type": "stdout" | "stderr" | "result" | "notice", "text": ...}
   {"type": "graph", "dot": ..., "nodes": n, "title": ...}      one per draw_dot(...) call
-  {"type": "graph-teaching", "table": ..., ...}   right after the graph event of a graph of values (not a
-      graphviz Digraph): its "table", and when they apply "explain", "steps", "check" and "groups"
-      (playground_runtime.teaching says what each holds), sent after the drawing so that they never
-      delay it. A network of more than OPEN_GROUPED values opens by neuron: its graph event has
+  {"type": "graph-teaching", "table": ..., ...}   right after the graph event of a graph that draw_dot draws
+      value by value (not a graphviz Digraph, a displayed Dot or a network drawn by neuron only): its
+      "table", and when they apply "explain", "steps", "check" and "groups" (playground_runtime.teaching
+      says what each holds), sent after the drawing so that they never delay it. A network of more than OPEN_GROUPED values opens by neuron: its graph event has
       "groups" and "view": "neuron", `dot` is that view and groups.full the whole graph.
   {"type": "graph", "dot": ..., "nodes": n, "title": ..., "grouped_only": true, "groups": {...}, "view": "neuron"}
       a network of more than MAX_NODES values: `dot` is the view by neuron, `nodes` the true count

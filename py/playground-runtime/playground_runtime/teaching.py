@@ -1,6 +1,7 @@
 """What the page's teaching views need, computed when a graph is drawn (README: "Teaching views").
 
-`extras(root, nodes, edges)` gives the fields that playground adds to a graph event; ids are the
+`extras(root, nodes, edges)` gives the teaching fields of a graph (playground_runtime.runner sends them
+after its graph event, in a graph-teaching event, or with a live graph's drawings); ids are the
 DOT's (`vN`, graph.py), numbers that JSON cannot hold (nan, inf, not a number) are null:
 
   table   [{"id": "v0", "label", "op", "data", "grad"}, ...]: every value, inputs first, the output
