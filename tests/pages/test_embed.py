@@ -115,6 +115,20 @@ def test_author_options_readonly_setup_collapsed_and_autorun(page, site_url, oth
     expect(second.get_by_test_id('editor')).to_be_visible()
 
 
+def test_a_run_pressed_while_embed_html_still_fetches_its_example_is_not_lost(page, site_url):
+    # embed.html draws its cell, then fetches the example, then wires Run. On a busy machine a press in
+    # between did nothing at all (test_room_network failed so in a suite run): Run waits, disabled.
+    held = []
+    page.route('**/examples/accumulation.py', lambda route: held.append(route))
+    page.goto(f"{site_url}embed.html#example=accumulation.py")
+    run_button = page.get_by_test_id('run')
+    expect(run_button).to_be_disabled()
+    page.wait_for_timeout(300)
+    held[0].continue_()
+    run_button.click()  # as soon as it can be pressed
+    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text('grad 2.0000', timeout=STARTUP_TIMEOUT_MS)
+
+
 def test_embed_html_in_an_iframe_follows_its_options_and_reports_its_height(page, site_url, other_origin):
     fragment = share_fragment('print("from the frame")\n')
     url = article(other_origin, 'frame.html', f'''

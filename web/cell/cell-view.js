@@ -23,6 +23,9 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
   const bar = element("div", "cell-bar");
   const run = button("▶ Run", { className: "button run", testid: "run", title: "Run (Ctrl+Enter)" });
   const stop = button("■ Stop", { className: "button stop", testid: "stop", title: "Stop (Esc)" });
+  // Until a Cell takes these parts and listens to them (embed.html first fetches its example), a press of
+  // Run would do nothing at all: the Cell enables it as it renders.
+  run.disabled = true;
   stop.disabled = true;
   const status = element("div", "status");
   Object.assign(status.dataset, { testid: "status", state: "idle" });
