@@ -59,7 +59,19 @@ export class GraphRenderer {
     });
     if (reply.status === "rejected") throw new Error(reply.reason);
     await loadPurify();
-    return clean(reply.value);
+    const { shell, parts, index } = reply.value;
+    const svg = parseSvg(shell);
+    const target = svg.querySelector("g") || svg;
+    const fill = async () => {
+      const drawing = document.createDocumentFragment();
+      for (const part of parts) {
+        const group = parseSvg(`<svg xmlns="${SVG_NS}" xmlns:xlink="${XLINK_NS}"><g>${part}</g></svg>`).firstElementChild;
+        drawing.append(...group.childNodes);
+        await yieldToPage();
+      }
+      target.append(drawing);
+    };
+    return { svg, fill, index };
   }
 
   /** Abandons every layout in progress (Stop during a huge layout). */
@@ -70,22 +82,6 @@ export class GraphRenderer {
     for (const resolve of this.pending.values()) resolve({ status: "rejected", reason: "Stopped before the graph was drawn." });
     this.pending.clear();
   }
-}
-
-/** {svg, fill, index} of the worker's reply {shell, parts, index}: see render() and renderFitting(). */
-function clean({ shell, parts, index }) {
-  const svg = parseSvg(shell);
-  const target = svg.querySelector("g") || svg;
-  const fill = async () => {
-    const drawing = document.createDocumentFragment();
-    for (const part of parts) {
-      const group = parseSvg(`<svg xmlns="${SVG_NS}" xmlns:xlink="${XLINK_NS}"><g>${part}</g></svg>`).firstElementChild;
-      drawing.append(...group.childNodes);
-      await yieldToPage();
-    }
-    target.append(drawing);
-  };
-  return { svg, fill, index };
 }
 
 /** Lets the page handle input between parts; unlike setTimeout, not clamped to 4 ms after a few rounds. */

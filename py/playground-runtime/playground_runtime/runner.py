@@ -14,8 +14,9 @@ Output leaves through `emit(json_text)` as flat events, in the order the program
   {"type": "graph-teaching", "table": ..., ...}   right after the graph event of a graph that draw_dot draws
       value by value (not a graphviz Digraph, a displayed Dot or a network drawn by neuron only): its
       "table", and when they apply "explain", "steps", "check" and "groups" (playground_runtime.teaching
-      says what each holds), sent after the drawing so that they never delay it. A network of more than OPEN_GROUPED values opens by neuron: its graph event has
-      "groups" and "view": "neuron", `dot` is that view and groups.full the whole graph.
+      says what each holds), sent after the drawing so that they never delay it. A network of more than
+      OPEN_GROUPED values opens by neuron: its graph event has "groups" and "view": "neuron", `dot` is
+      that view and groups.full the whole graph.
   {"type": "graph", "dot": ..., "nodes": n, "title": ..., "grouped_only": true, "groups": {...}, "view": "neuron"}
       a network of more than MAX_NODES values: `dot` is the view by neuron, `nodes` the true count
   {"type": "graph-too-large", "text": ..., "nodes": n | null, "limit": m}
@@ -244,7 +245,8 @@ class Runner:
         # A network that opens by neuron needs its groups to be drawn; every other field can follow.
         opens_grouped = len(nodes) > OPEN_GROUPED
         self._show_opened(dot, teach(('groups',)) if opens_grouped else {})
-        self.output.event(type='graph-teaching', **teach([f for f in teaching.FIELDS if not (opens_grouped and f == 'groups')]))
+        rest = [field for field in teaching.FIELDS if not (opens_grouped and field == 'groups')]
+        self.output.event(type='graph-teaching', **teach(rest))
         return dot
 
     def _show_opened(self, dot, extras, **fields):
