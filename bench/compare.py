@@ -19,7 +19,8 @@ alternates between rounds (keep --runs even), in fresh headless Chromium context
 - live charts' share of training: the build's own moons example's training with its plot calls against
   without them; the live graph's share: training with draw_dot(loss, live=True) in its loop against
   without it. Each program runs once unmeasured, then in the order with, without, without, with: the sums'
-  ratio. n/a where a build cannot run it (its status is printed on stderr);
+  ratio, printed as the median of the rounds with their min and max. n/a where a build cannot run it (its
+  status is printed on stderr);
 - first-visit bytes: what the server sent to a first visit on the room's LAN name (plain HTTP: gzip, no
   service worker) until quiet after one Run (nothing sent for 4 s, longer than the 2 s before the page
   starts its standby Python), in a fresh in-memory-cache profile and in a fresh disk-cache profile.
@@ -193,12 +194,17 @@ ROWS = [  # key, what it is, unit, format
 ]
 
 
+SPREAD = ('charts', 'live graph')  # figures that flap around their goal: min and max beside the median
+
+
 def table(names, figures, runs):
-    lines = [f"Medians of {runs} rounds, taking turns, headless Chromium, {os.cpu_count()} cores; ratio = this / REF",
+    lines = [f"Medians of {runs} rounds, taking turns, headless Chromium, {os.cpu_count()} cores; ratio = this / REF; "
+             f"[min-max] of the rounds where a share flaps",
              f"   {'':<50} {names[0]:>18} {names[1]:>18} {'ratio':>7}"]
     for key, what, unit, form in ROWS:
         values = [[v for v in figures[name][key] if v is not None] for name in names]
-        cells = [f"{median(v):{form}}" if v else 'n/a' for v in values]
+        cells = [(f"{median(v):{form}} [{min(v):{form}}-{max(v):{form}}]" if key in SPREAD else f"{median(v):{form}}")
+                 if v else 'n/a' for v in values]
         ratio = f"{median(values[0]) / median(values[1]):.2f}x" if all(values) else ''
         lines.append(f"   {what + f' ({unit})':<50} {cells[0]:>18} {cells[1]:>18} {ratio:>7}")
     return '\n'.join(lines)
