@@ -11,7 +11,7 @@ In one run, side by side:
    last answer), then read back through Ralph's GET: each one there, none twice.
 3. The forwarder alone: a room that already holds as many statements opens with forwarding: statements per
    second until Ralph has them all.
-Ralph is installed in .cache/ralph-venv when it is missing (tests/support/ralph.py). No site build is needed.
+Ralph is installed in its venv outside the checkout when it is missing (tests/support/ralph.py). No site build is needed.
 """
 import argparse
 import statistics

@@ -3,18 +3,26 @@ Playwright pages, other origins, and an nbgrader course. Helpers are in support/
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from backprop_playground.build import build
-from backprop_playground.paths import DIST
-from support import LAN_HOST, block_the_network
-from support.assignment import nbgrader, source_notebook
-from support.cdn import CDN, installed_package
-from support.course import IDS
-from support.pages import open_playground
-from support.servers import serving, static_origin, stop
+from support import suite_clock
+
+suite_clock.install()  # before the helpers below are imported: they are timed where they start things
+
+from support.suite_clock import pytest_configure, pytest_runtest_protocol  # noqa: E402,F401
+from backprop_playground.build import build  # noqa: E402
+from backprop_playground.paths import DIST  # noqa: E402
+from support import LAN_HOST, ROOT, block_the_network  # noqa: E402
+from support.assignment import nbgrader, source_notebook  # noqa: E402
+from support.cdn import CDN, installed_package  # noqa: E402
+from support.course import IDS  # noqa: E402
+from support.pages import open_playground  # noqa: E402
+from support.servers import serving, static_origin, stop  # noqa: E402
+from support.shared_page import SharedPlayground  # noqa: E402
 
 DEBIAN_CHROMIUM = '/usr/bin/chromium'
 
@@ -25,6 +33,17 @@ def pytest_xdist_auto_num_workers(config):
     return max(1, min(os.cpu_count() or 1, 4))
 
 
+def pytest_addoption(parser):
+    suite_clock.add_options(parser)
+    parser.addoption('--reverse', action='store_true',
+                     help='run the tests in reverse order (a file whose tests share a page passes so too)')
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption('--reverse'):
+        items.reverse()
+
+
 def pytest_sessionfinish(session, exitstatus):
     # A run that collected no tests proves nothing: make it fail rather than pass quietly.
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
@@ -33,10 +52,29 @@ def pytest_sessionfinish(session, exitstatus):
 
 # The site.
 
+BUILT = 'BACKPROP_PLAYGROUND_TESTS_BUILT'  # set by the controller once it built, for its workers
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """With pytest-xdist's workers, the controller builds dist/ once before it starts them (they would each ask
+    for it); only the engine's own tests need no build."""
+    config = session.config
+    if hasattr(config, 'workerinput') or not getattr(config.option, 'numprocesses', None):
+        return
+    if config.args and all(Path(arg.split('::')[0]).resolve().is_relative_to(ROOT / 'tests' / 'engine') for arg in config.args):
+        return
+    started = time.perf_counter()
+    build()
+    suite_clock.built_before_workers(config, time.perf_counter() - started)
+    os.environ[BUILT] = str(DIST)
+
+
 @pytest.fixture(scope='session')
 def site():
-    """dist/, built once per test session from the working tree."""
-    build()
+    """dist/, built once per test session from the working tree (by the controller, when there are workers)."""
+    if os.environ.get(BUILT) != str(DIST):
+        build()
     return DIST
 
 
@@ -124,10 +162,42 @@ def context(context):
     assert attempts == [], f"the page tried to reach the network: {attempts}"
 
 
+@pytest.fixture(scope='module')
+def shared_playground(browser, browser_context_args, site_url):
+    """The main page booted once for a test file, lent to each of its tests by `playground`."""
+    shared = SharedPlayground(browser, browser_context_args, site_url)
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def playground(page, site_url):
-    """The main page, with Python ready."""
+def playground(shared_playground):
+    """The main page with Python ready, shared with the file's other tests: its output cleared, and after the
+    test a check (pytest_runtest_call) that it left nothing the next test would feel."""
+    return shared_playground.lend()
+
+
+@pytest.fixture
+def fresh_playground(page, site_url):
+    """The main page with Python ready, in a context of its own: for a test that reloads it, crashes it, reads
+    its first state or needs its context (permissions, routes)."""
     return open_playground(page, site_url)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A test that borrowed the shared page fails, in its own call, if it left anything the next would feel."""
+    shared = item.funcargs.get('shared_playground') if 'playground' in item.fixturenames else None
+    try:
+        result = yield
+    except BaseException:
+        if shared:
+            shared.give_back(failed=True)
+        raise
+    if shared:
+        found = shared.give_back(failed=False)
+        assert not found, 'the test left the shared page with: ' + '; '.join(found)
+    return result
 
 
 @pytest.fixture

@@ -123,8 +123,8 @@ AFTER_JS = re.compile('ready|loading')
 EVAL_FROM_PYTHON = 'import js\ntry:\n    print(js.eval("6 * 7"))\nexcept Exception as error:\n    print(error)\n'
 
 
-def test_python_in_the_worker_cannot_evaluate_javascript(page, site_url):
-    open_playground(page, site_url)
+def test_python_in_the_worker_cannot_evaluate_javascript(playground):
+    page = playground
     type_program(page, EVAL_FROM_PYTHON)
     expect(run(page, AFTER_JS).locator('pre.stdout')).to_contain_text('EvalError')
 

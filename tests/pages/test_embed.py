@@ -176,7 +176,8 @@ UNICODE_PROGRAM = '\n'.join(
     [f'# ligne {i}: ∂L/∂w = {i * 0.5} — naïve café 🧠 {"→" * (i % 7)}' for i in range(4999)] + ['print("fin ✓")'])
 
 
-def test_share_link_round_trips_and_never_runs_and_the_earlier_work_is_restorable(playground, context):
+def test_share_link_round_trips_and_never_runs_and_the_earlier_work_is_restorable(fresh_playground, context):
+    playground = fresh_playground
     context.grant_permissions(['clipboard-read', 'clipboard-write'])
     type_program(playground, '# my own work\nprint("mine")\n')
     playground.evaluate('(code) => window.playground.cell.setText(code)', UNICODE_PROGRAM)
@@ -202,7 +203,8 @@ def test_share_link_round_trips_and_never_runs_and_the_earlier_work_is_restorabl
     expect(playground.get_by_test_id('editor')).to_contain_text('# my own work')
 
 
-def test_links_opened_one_after_another_never_replace_the_code_put_aside(playground, site_url):
+def test_links_opened_one_after_another_never_replace_the_code_put_aside(fresh_playground, site_url):
+    playground = fresh_playground
     type_program(playground, '# my own work\nprint("mine")\n')
     playground.wait_for_timeout(300)  # the editor saves on change
     playground.goto(f"{site_url}#{share_fragment('print(1)')}")
@@ -240,7 +242,8 @@ def test_a_bad_link_shows_a_message_and_the_first_example(page, site_url, kind):
     assert errors == []
 
 
-def test_embed_button_shows_an_iframe_line_that_works(playground, page):
+def test_embed_button_shows_an_iframe_line_that_works(fresh_playground, page):
+    playground = fresh_playground
     type_program(playground, 'print("embedded")\n')
     playground.get_by_test_id('embed').click()
     code = playground.get_by_test_id('embed-code').input_value()

@@ -79,7 +79,8 @@ def test_points_added_and_removed_on_the_chart_are_what_the_next_run_trains_on(p
     assert printed(run(playground)).startswith('20 10 ')  # the moons again
 
 
-def test_csv_pasted_with_a_bad_line_changes_nothing_and_a_dropped_file_replaces_the_points(playground):
+def test_csv_pasted_with_a_bad_line_changes_nothing_and_a_dropped_file_replaces_the_points(fresh_playground):
+    playground = fresh_playground
     type_program(playground, PROGRAM)
     chart = boundary(run(playground))
     chart.get_by_test_id('points-paste').click()
@@ -113,7 +114,8 @@ def test_csv_pasted_with_a_bad_line_changes_nothing_and_a_dropped_file_replaces_
     assert printed(run(playground)) == '3 2 [2.0, 2.0]'
 
 
-def test_a_share_link_carries_the_points_and_opens_them_with_the_code(playground, context, site_url):
+def test_a_share_link_carries_the_points_and_opens_them_with_the_code(fresh_playground, context, site_url):
+    playground = fresh_playground
     type_program(playground, PROGRAM)
     chart = boundary(run(playground))
     chart.get_by_test_id('points-paste').click()
@@ -129,7 +131,8 @@ def test_a_share_link_carries_the_points_and_opens_them_with_the_code(playground
     assert printed(run(other)) == '2 1 [0.3, 0.4]'
 
 
-def test_a_click_on_a_point_forwards_that_example_alone_and_draws_its_graph(playground):
+def test_a_click_on_a_point_forwards_that_example_alone_and_draws_its_graph(fresh_playground):
+    playground = fresh_playground
     type_program(playground, PROGRAM.replace("print(len(X), sum(y), X[-1])", "print(model([Value(a) for a in X[0]]).data)"))
     section = run(playground)
     score = float(printed(section))

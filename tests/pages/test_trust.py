@@ -81,8 +81,8 @@ LATER_RUNS = {
 
 
 @pytest.mark.parametrize('first, second, expected', LATER_RUNS.values(), ids=LATER_RUNS.keys())
-def test_a_run_cannot_change_a_later_run(page, site_url, first, second, expected):
-    open_playground(page, site_url)
+def test_a_run_cannot_change_a_later_run(playground, first, second, expected):
+    page = playground
     done = run_program(page, first)
     expect(done.locator('.message.error')).to_have_count(0)  # it did what it set out to do
     section = run_program(page, second)
@@ -124,8 +124,8 @@ def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
     expect(output.locator('.graph-card')).to_have_count(0)
 
 
-def test_ordinary_runs_keep_their_python(page, site_url):
-    open_playground(page, site_url)
+def test_ordinary_runs_keep_their_python(playground):
+    page = playground
     for code in ['import fractions\nprint(fractions.Fraction(1, 3))', 'import random\nrandom.seed(1)\nprint(1)',
                  'class V:\n    n = 0\nV.n += 1\nprint(V.n)']:
         section = run_program(page, code)
@@ -143,8 +143,8 @@ print("the real end")
 '''
 
 
-def test_messages_that_python_posts_are_not_taken_as_the_workers(page, site_url):
-    open_playground(page, site_url)
+def test_messages_that_python_posts_are_not_taken_as_the_workers(playground):
+    page = playground
     type_program(page, FORGED_DONE)
     page.get_by_test_id('run').click()
     status = page.get_by_test_id('status')
@@ -173,8 +173,8 @@ def test_an_exercise_cannot_be_passed_by_a_forged_message(page, site_url):
     check(box, 'failed', status=re.compile('ready|loading'))
 
 
-def test_deep_recursion_with_a_raised_limit_is_named_and_the_page_recovers(page, site_url):
-    open_playground(page, site_url)
+def test_deep_recursion_with_a_raised_limit_is_named_and_the_page_recovers(playground):
+    page = playground
     section = run_program(page, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)', 'error')
     expect(section).to_contain_text('RecursionError')
     expect(section).to_contain_text('at most 100,000 nested calls')
@@ -216,9 +216,9 @@ def test_a_sandboxed_iframe_without_allow_same_origin_says_why(page, site_url, o
     expect(status).to_contain_text(re.compile('sandbox.*allow-same-origin'))
 
 
-def test_live_objects_stay_flat_over_thirty_runs(page, site_url):
+def test_live_objects_stay_flat_over_thirty_runs(playground):
     """Python's live objects stay within 5% over 30 runs of a 6,000-value program with Clear between them."""
-    open_playground(page, site_url)
+    page = playground
     program = 'x = Value(1.0)\ny = x\nfor i in range(3000):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n'
     counts = []
     for i in range(30):

@@ -1,9 +1,10 @@
 """Ralph, a real xAPI Learning Record Store (France Université Numérique's `ralph-malph`, pinned), for the
-forwarding tests and bench/forwarding.py: installed in a virtual environment of its own (.cache/ralph-venv,
-so that the test extras stay resolvable), started on 127.0.0.1 with its filesystem backend and one user made
+forwarding tests and bench/forwarding.py: installed once per machine in a virtual environment of its own
+(RALPH_VENV below: outside the checkout, keyed by Ralph's version and Python's, as pip keeps its cache; so
+that the test extras stay resolvable and a fresh clone does not install it again), started on 127.0.0.1 with its filesystem backend and one user made
 by `ralph auth`, stopped (or killed) and started again on the same port and folder.
 
-    python tests/support/ralph.py     # makes .cache/ralph-venv when it is missing (.ci/run does; the tests try too)
+    python tests/support/ralph.py     # makes the venv when it is missing (.ci/run does; the tests try too)
 
 This file uses the standard library alone and imports nothing of the project or of tests/support, so that
 .ci/run can run it before the test extras are installed."""
@@ -20,11 +21,14 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-VENV = ROOT / '.cache' / 'ralph-venv'
-PYTHON = VENV / 'bin' / 'python'
+VERSION = '5.1.0'
 # `ralph auth` needs the `cli` extra; its `auth` command imports `requests` without declaring it.
-REQUIREMENTS = ['ralph-malph[cli,lrs]==5.1.0', 'requests']
+REQUIREMENTS = [f'ralph-malph[cli,lrs]=={VERSION}', 'requests']
+# The machine's cache for the tests' tools: $BACKPROP_PLAYGROUND_CACHE, or XDG's cache folder.
+MACHINE_CACHE = Path(os.environ.get('BACKPROP_PLAYGROUND_CACHE')
+                     or Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'backprop-playground')
+VENV = MACHINE_CACHE / f"ralph-{VERSION}-py{sys.version_info.major}.{sys.version_info.minor}"
+PYTHON = VENV / 'bin' / 'python'
 USER, PASSWORD = 'room-forwarder', 'a password for the tests'
 # Ralph's filesystem backend writes only the first statements to a file unless its operation is APPEND.
 APP = """from ralph.backends.data.base import BaseOperationType
@@ -38,8 +42,8 @@ from ralph.api import app  # noqa: E402
 
 def installed():
     """(the venv's python, None) once Ralph is there, installing it when missing; (None, why) when it cannot be."""
-    VENV.parent.mkdir(exist_ok=True)
-    with open(VENV.parent / 'ralph-venv.lock', 'w') as lock:
+    VENV.parent.mkdir(parents=True, exist_ok=True)
+    with open(VENV.parent / f'{VENV.name}.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist's workers, or a bench beside the tests
         if not ready():
             try:

@@ -1,0 +1,155 @@
+"""Where the suite's time goes, printed at the end of every run: the time of the tests by folder (set-up, call,
+tear-down), the time spent starting things (browser launches, browser contexts, Python boots, builds, servers,
+WebDriver sessions) and in fixed waits, and each pytest-xdist worker's time outside any test.
+
+Each process times what its tests start by wrapping the functions that start them (installed by
+`install()`, which tests/conftest.py calls before it imports the helpers), and hands the figures to the
+controller in each test's `user_properties`. `--suite-clock=FILE` also writes the table as JSON (bench/suite.py
+prints two of them side by side)."""
+import functools
+import json
+import threading
+import time
+from collections import defaultdict
+
+import pytest
+
+KINDS = ['browser launches', 'browser contexts', 'Python boots', 'builds', 'servers started', 'WebDriver sessions',
+         'fixed waits']
+PREFIX = 'suite-clock:'
+SHORT_POLL_S = 0.1  # a sleep this short is a poll's interval, not a fixed wait
+_current = {'item': None}
+_orphans = defaultdict(float)  # time spent outside any test (a session fixture's teardown)
+
+
+def _charge(kind, seconds):
+    item = _current['item']
+    if item is None:
+        _orphans[kind] += seconds
+    else:
+        item.user_properties.append((PREFIX + kind, seconds))
+
+
+def timed(kind, function, only=None):
+    """`function`, with the time of each call charged to `kind` (only when `only(*args, **kwargs)` says so)."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        if threading.current_thread() is not threading.main_thread() or (only and not only(*args, **kwargs)):
+            return function(*args, **kwargs)
+        started = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _charge(kind, time.perf_counter() - started)
+    wrapper.suite_clock = True
+    return wrapper
+
+
+def wrap(owner, name, kind, only=None):
+    function = getattr(owner, name)
+    if not getattr(function, 'suite_clock', False):
+        setattr(owner, name, timed(kind, function, only))
+
+
+def install():
+    """Wraps what starts things. Called before the test helpers are imported, so that `from X import f` sees
+    the wrapped `f`."""
+    from playwright.sync_api import Browser, BrowserType, Page
+    from selenium.webdriver.remote.webdriver import WebDriver
+
+    import backprop_playground.build as build_package
+    from . import drivers, pages, servers
+
+    wrap(BrowserType, 'launch', 'browser launches')
+    wrap(BrowserType, 'launch_persistent_context', 'browser launches')
+    wrap(Browser, 'new_context', 'browser contexts')
+    wrap(WebDriver, 'start_session', 'WebDriver sessions')
+    wrap(build_package, 'build', 'builds')
+    for name in ('serving', 'static_origin', 'room_in_a_process'):
+        wrap(servers, name, 'servers started')
+    wrap(servers.RoomServer, 'start', 'servers started')
+    wrap(pages, 'open_playground', 'Python boots')
+    wrap(drivers, 'wait_ready', 'Python boots')
+    wrap(time, 'sleep', 'fixed waits', only=lambda seconds: seconds > SHORT_POLL_S)
+    wrap(Page, 'wait_for_timeout', 'fixed waits', only=lambda page, ms: ms > SHORT_POLL_S * 1000)
+
+
+def add_options(parser):
+    parser.addoption('--suite-clock', metavar='FILE', help="also write the suite's time table as JSON to FILE")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    _current['item'] = item
+    try:
+        return (yield)
+    finally:
+        _current['item'] = None
+
+
+class Clock:
+    """The controller's sums (or a run without workers)."""
+
+    def __init__(self):
+        self.started = time.perf_counter()
+        self.phases = defaultdict(lambda: defaultdict(float))  # folder -> phase -> seconds
+        self.tests = defaultdict(int)
+        self.kinds = defaultdict(float)
+        self.counts = defaultdict(int)
+        self.busy = defaultdict(float)  # worker -> seconds in tests
+        self.before_workers = 0.0
+
+    def pytest_runtest_logreport(self, report):
+        folder = report.nodeid.split('::')[0].rsplit('/', 1)[0]
+        self.phases[folder][report.when] += report.duration
+        worker = getattr(getattr(report, 'node', None), 'workerinput', {}).get('workerid', 'main')
+        self.busy[worker] += report.duration
+        if report.when == 'teardown':
+            self.tests[folder] += 1
+            for name, value in report.user_properties:
+                if isinstance(name, str) and name.startswith(PREFIX):
+                    self.kinds[name[len(PREFIX):]] += value
+                    self.counts[name[len(PREFIX):]] += 1
+
+    def table(self):
+        wall = time.perf_counter() - self.started
+        return {
+            'wall_s': round(wall, 1),
+            'before_workers_s': round(self.before_workers, 1),
+            'folders': {folder: {'tests': self.tests[folder], **{p: round(s, 1) for p, s in phases.items()},
+                                 'total': round(sum(phases.values()), 1)}
+                        for folder, phases in sorted(self.phases.items(), key=lambda kv: -sum(kv[1].values()))},
+            'kinds': {kind: {'seconds': round(self.kinds[kind], 1), 'count': self.counts[kind]} for kind in KINDS},
+            'workers': {worker: {'in_tests_s': round(busy, 1), 'outside_tests_s': round(wall - busy, 1)}
+                        for worker, busy in sorted(self.busy.items())},
+        }
+
+    def pytest_terminal_summary(self, terminalreporter, config):
+        table = self.table()
+        write = terminalreporter.write_line
+        terminalreporter.section("where the suite's time went (tests/support/suite_clock.py)")
+        write(f"wall {table['wall_s']} s; build before the workers {table['before_workers_s']} s")
+        write(f"{'folder':<16}{'tests':>6}{'setup s':>10}{'call s':>10}{'teardown s':>12}{'total s':>10}")
+        for folder, row in table['folders'].items():
+            write(f"{folder:<16}{row['tests']:>6}{row.get('setup', 0):>10}{row.get('call', 0):>10}"
+                  f"{row.get('teardown', 0):>12}{row['total']:>10}")
+        write(f"{'started or waited':<22}{'count':>7}{'seconds':>10}")
+        for kind, row in table['kinds'].items():
+            write(f"{kind:<22}{row['count']:>7}{row['seconds']:>10}")
+        for worker, row in table['workers'].items():
+            write(f"worker {worker}: {row['in_tests_s']} s in tests, {row['outside_tests_s']} s outside them")
+        path = config.getoption('--suite-clock')
+        if path:
+            with open(path, 'w') as file:
+                json.dump(table, file, indent=1)
+
+
+def built_before_workers(config, seconds):
+    clock = config.pluginmanager.get_plugin('suite-clock-controller')
+    if clock:
+        clock.before_workers = seconds
+
+
+def pytest_configure(config):
+    if not hasattr(config, 'workerinput'):  # the controller, or a run without workers
+        config.pluginmanager.register(Clock(), 'suite-clock-controller')
