@@ -37,6 +37,8 @@ def pytest_addoption(parser):
     suite_clock.add_options(parser)
     parser.addoption('--reverse', action='store_true',
                      help='run the tests in reverse order (a file whose tests share a page passes so too)')
+    parser.addoption('--alone', action='store_true',
+                     help='give each test that would share the main page one of its own, as if it ran alone')
 
 
 def pytest_collection_modifyitems(config, items):
@@ -163,9 +165,9 @@ def context(context):
 
 
 @pytest.fixture(scope='module')
-def shared_playground(browser, browser_context_args, site_url):
+def shared_playground(browser, browser_context_args, site_url, pytestconfig):
     """The main page booted once for a test file, lent to each of its tests by `playground`."""
-    shared = SharedPlayground(browser, browser_context_args, site_url)
+    shared = SharedPlayground(browser, browser_context_args, site_url, alone=pytestconfig.getoption('--alone'))
     yield shared
     shared.close()
 

@@ -23,8 +23,8 @@ PROBE_TIMEOUT_MS = 20_000
 class SharedPlayground:
     """The main page in a browser context of its own, booted on first use, reset between tests."""
 
-    def __init__(self, browser, context_args, url):
-        self.browser, self.context_args, self.url = browser, context_args, url
+    def __init__(self, browser, context_args, url, alone=False):
+        self.browser, self.context_args, self.url, self.alone = browser, context_args, url, alone
         self.context = self.page = None
         self.attempts = []
         self.spoiled = False
@@ -32,7 +32,7 @@ class SharedPlayground:
         self.probe_timeout_ms = PROBE_TIMEOUT_MS
 
     def lend(self):
-        if self.page is None or self.page.is_closed() or self.spoiled:
+        if self.page is None or self.page.is_closed() or self.spoiled or self.alone:
             self.close()
             self.context = self.browser.new_context(**self.context_args)
             self.attempts = block_the_network(self.context)
