@@ -88,6 +88,10 @@ def test_a_request_that_left_this_machine_is_named(own):
     assert 'a request that left this machine' in left(own, leave)
 
 
+def test_a_resized_window_is_named(own):
+    assert 'the window resized to' in left(own, lambda page: page.set_viewport_size({'width': 600, 'height': 900}))
+
+
 def test_kept_points_are_named(own):
     def leave(page):
         page.evaluate("window.playground.cell.points.set([[0.5, 0.5, 1]])")

@@ -78,6 +78,7 @@ def test_the_gradient_check_flags_a_for_the_seed_class_and_nothing_for_the_built
 
 
 def test_on_a_narrow_screen_the_checked_graph_is_drawn_top_to_bottom_too(playground):
+    size = playground.viewport_size
     playground.set_viewport_size({'width': 600, 'height': 900})
     type_program(playground, A_PLUS_A)
     section = run(playground)
@@ -89,11 +90,13 @@ def test_on_a_narrow_screen_the_checked_graph_is_drawn_top_to_bottom_too(playgro
         if drawing == 'first':
             section.get_by_role('button', name=re.compile('^Check gradients')).click()
             expect(section.locator('svg g.wrong-grad')).to_have_count(1)
+    playground.set_viewport_size(size)  # the file's other tests share this page
 
 
 def test_a_small_graph_too_wide_to_read_whole_stacks_its_records_and_one_that_fits_keeps_them_in_a_row(playground):
     # At this width the neuron, left to right with each record's fields in a row, would be drawn below a
     # readable scale: its records are stacked instead (a label above its data and grad). Two values fit.
+    size = playground.viewport_size
     playground.set_viewport_size({'width': 1280, 'height': 800})
     for program, label, stacked in [('neuron.py', 'o', True), ("a = Value(3.0, label='a')\nb = a * 2.0; b.label = 'b'\ndraw_dot(b)\n", 'b', False)]:
         if stacked:
@@ -105,6 +108,7 @@ def test_a_small_graph_too_wide_to_read_whole_stacks_its_records_and_one_that_fi
         expect(record).to_contain_text('data')
         name, data = record.locator('text').nth(0).bounding_box(), record.locator('text').nth(1).bounding_box()
         assert (data['y'] >= name['y'] + name['height']) == stacked, f"{program}: {name} then {data}"
+    playground.set_viewport_size(size)
 
 
 def test_charts_get_points_while_training_runs_and_keep_them_after_stop(playground):

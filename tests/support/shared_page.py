@@ -41,6 +41,7 @@ class SharedPlayground:
             open_playground(self.page, self.url)
             self.boots += 1
             self.fresh_state = self.probe()
+            self.viewport = self.page.viewport_size
         else:
             self.page.get_by_test_id('clear').click()
             expect(self.page.get_by_test_id('output').locator('section.run')).to_have_count(0)
@@ -74,6 +75,8 @@ class SharedPlayground:
         }''', STARTUP_TIMEOUT_MS)
         if self.attempts:
             found.append(f'a request that left this machine: {self.attempts}')
+        if page.viewport_size != self.viewport:
+            found.append(f'the window resized to {page.viewport_size} (lent at {self.viewport})')
         if handlers(page, self.context) != self.handlers:
             found.append(f'a route or an event listener added to the page or its context: '
                          f'{handlers(page, self.context)} (before: {self.handlers})')
