@@ -1,8 +1,8 @@
 """Ralph, a real xAPI Learning Record Store (France Université Numérique's `ralph-malph`, pinned), for the
-forwarding tests and bench/forwarding.py: installed once per machine in a virtual environment of its own
-(RALPH_VENV below: outside the checkout, keyed by Ralph's version and Python's, as pip keeps its cache; so
-that the test extras stay resolvable and a fresh clone does not install it again), started on 127.0.0.1 with its filesystem backend and one user made
-by `ralph auth`, stopped (or killed) and started again on the same port and folder.
+forwarding tests and bench/forwarding.py: installed once per machine in a virtual environment of its own (VENV
+below: outside the checkout, keyed by Ralph's version and Python's, as pip keeps its cache; so that the test
+extras stay resolvable and a fresh clone does not install it again), started on 127.0.0.1 with its filesystem
+backend and one user made by `ralph auth`, stopped (or killed) and started again on the same port and folder.
 
     python tests/support/ralph.py     # makes the venv when it is missing (.ci/run does; the tests try too)
 

@@ -4,8 +4,8 @@ WebDriver sessions) and in fixed waits, and each pytest-xdist worker's time outs
 
 Each process times what its tests start by wrapping the functions that start them (installed by
 `install()`, which tests/conftest.py calls before it imports the helpers), and hands the figures to the
-controller in each test's `user_properties`. `--suite-clock=FILE` also writes the table as JSON (bench/suite.py
-prints two of them side by side)."""
+controller in each test's `user_properties`; what starts outside any test (the controller's build) is not
+charged. `--suite-clock=FILE` also writes the table as JSON."""
 import functools
 import json
 import threading
@@ -19,14 +19,11 @@ KINDS = ['browser launches', 'browser contexts', 'Python boots', 'builds', 'serv
 PREFIX = 'suite-clock:'
 SHORT_POLL_S = 0.1  # a sleep this short is a poll's interval, not a fixed wait
 _current = {'item': None}
-_orphans = defaultdict(float)  # time spent outside any test (a session fixture's teardown)
 
 
 def _charge(kind, seconds):
     item = _current['item']
-    if item is None:
-        _orphans[kind] += seconds
-    else:
+    if item is not None:
         item.user_properties.append((PREFIX + kind, seconds))
 
 
