@@ -13,7 +13,8 @@ from support import suite_clock
 
 suite_clock.install()  # before the helpers below are imported: they are timed where they start things
 
-from support.suite_clock import pytest_configure, pytest_runtest_protocol  # noqa: E402,F401
+from support.suite_clock import (pytest_configure, pytest_runtest_protocol, pytest_runtest_setup,  # noqa: E402,F401
+                                 pytest_runtest_teardown)
 from backprop_playground.build import build  # noqa: E402
 from backprop_playground.paths import DIST  # noqa: E402
 from support import LAN_HOST, ROOT, block_the_network  # noqa: E402

@@ -1,6 +1,8 @@
 """Where the suite's time goes, printed at the end of every run: the time of the tests by folder (set-up, call,
 tear-down), the time spent starting things (browser launches, browser contexts, Python boots, builds, servers,
-WebDriver sessions) and in fixed waits, and each pytest-xdist worker's time outside any test.
+WebDriver sessions) and in fixed waits, each pytest-xdist worker's time outside any test, and the processor time
+that each folder's and the costliest files' tests used (the test process with every process it started, the
+browsers included): on two cores the suite waits for the processor, so that is what a shorter run must save.
 
 Each process times what its tests start by wrapping the functions that start them (installed by
 `install()`, which tests/conftest.py calls before it imports the helpers), and hands the figures to the
@@ -8,6 +10,7 @@ controller in each test's `user_properties`; what starts outside any test (the c
 charged. `--suite-clock=FILE` also writes the table as JSON."""
 import functools
 import json
+import os
 import threading
 import time
 from collections import defaultdict
@@ -17,6 +20,7 @@ import pytest
 KINDS = ['browser launches', 'browser contexts', 'Python boots', 'builds', 'servers started', 'WebDriver sessions',
          'fixed waits']
 PREFIX = 'suite-clock:'
+COSTLIEST = 12  # files listed by processor time
 SHORT_POLL_S = 0.1  # a sleep this short is a poll's interval, not a fixed wait
 _current = {'item': None}
 
@@ -75,6 +79,76 @@ def add_options(parser):
     parser.addoption('--suite-clock', metavar='FILE', help="also write the suite's time table as JSON to FILE")
 
 
+CPU = PREFIX + 'cpu'
+_CPU_AT_START = pytest.StashKey[float]()
+TICKS = os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') else 100
+SAMPLE_EVERY_S = 0.5  # each reading costs about 3 ms of one core
+
+
+class TreeCPU:
+    """Processor seconds used by this process and every process under it since it began to count. A process's
+    own time is read from /proc while it lives, every SAMPLE_EVERY_S, since a browser's processes that end are
+    not reaped into their parents' counts (a closed Chromium's renderers are lost from them): one that ends
+    between two readings loses at most that interval's time."""
+
+    def __init__(self):
+        self.root = os.getpid()
+        self.seen = {}  # (pid, start time) -> last-read user+system ticks
+        self.lock = threading.Lock()
+        threading.Thread(target=self.sample_forever, daemon=True, name='suite-clock-cpu').start()
+
+    def read(self):
+        parents, used = {}, {}
+        for name in os.listdir('/proc'):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f'/proc/{name}/stat') as file:
+                    fields = file.read().rsplit(')', 1)[1].split()
+            except OSError:
+                continue
+            # After the name: state (0), ppid (1), ..., utime (11), stime (12), ..., starttime (19).
+            parents[int(name)] = int(fields[1])
+            used[(int(name), fields[19])] = int(fields[11]) + int(fields[12])
+        children = {}
+        for pid, parent in parents.items():
+            children.setdefault(parent, []).append(pid)
+        tree, stack = set(), [self.root]
+        while stack:
+            pid = stack.pop()
+            tree.add(pid)
+            stack.extend(children.get(pid, ()))
+        with self.lock:
+            for (pid, started), ticks in used.items():
+                if pid in tree:
+                    self.seen[(pid, started)] = ticks
+
+    def seconds(self):
+        self.read()
+        with self.lock:
+            return sum(self.seen.values()) / TICKS
+
+    def sample_forever(self):
+        while True:
+            time.sleep(SAMPLE_EVERY_S)
+            try:
+                self.read()
+            except OSError:
+                return
+
+
+_tree_cpu = []
+
+
+def tree_cpu_seconds():
+    """None where there is no /proc to read."""
+    if not os.path.isdir('/proc/self'):
+        return None
+    if not _tree_cpu:
+        _tree_cpu.append(TreeCPU())
+    return _tree_cpu[0].seconds()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     _current['item'] = item
@@ -82,6 +156,23 @@ def pytest_runtest_protocol(item, nextitem):
         return (yield)
     finally:
         _current['item'] = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    item.stash[_CPU_AT_START] = tree_cpu_seconds()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    try:
+        return (yield)
+    finally:
+        # Before the tear-down's report is made, which carries user_properties to the controller.
+        before, after = item.stash.get(_CPU_AT_START, None), tree_cpu_seconds()
+        if before is not None and after is not None:
+            item.user_properties.append((CPU, after - before))
 
 
 class Clock:
@@ -94,6 +185,7 @@ class Clock:
         self.kinds = defaultdict(float)
         self.counts = defaultdict(int)
         self.busy = defaultdict(float)  # worker -> seconds in tests
+        self.cpu = defaultdict(float)  # file -> processor seconds of its tests
         self.before_workers = 0.0
 
     def pytest_runtest_logreport(self, report):
@@ -104,19 +196,27 @@ class Clock:
         if report.when == 'teardown':
             self.tests[folder] += 1
             for name, value in report.user_properties:
-                if isinstance(name, str) and name.startswith(PREFIX):
+                if name == CPU:
+                    self.cpu[report.nodeid.split('::')[0]] += value
+                elif isinstance(name, str) and name.startswith(PREFIX):
                     self.kinds[name[len(PREFIX):]] += value
                     self.counts[name[len(PREFIX):]] += 1
 
     def table(self):
         wall = time.perf_counter() - self.started
+        by_folder = defaultdict(float)
+        for path, seconds in self.cpu.items():
+            by_folder[path.rsplit('/', 1)[0]] += seconds
         return {
             'wall_s': round(wall, 1),
             'before_workers_s': round(self.before_workers, 1),
             'folders': {folder: {'tests': self.tests[folder], **{p: round(s, 1) for p, s in phases.items()},
-                                 'total': round(sum(phases.values()), 1)}
+                                 'total': round(sum(phases.values()), 1), 'cpu': round(by_folder[folder], 1)}
                         for folder, phases in sorted(self.phases.items(), key=lambda kv: -sum(kv[1].values()))},
             'kinds': {kind: {'seconds': round(self.kinds[kind], 1), 'count': self.counts[kind]} for kind in KINDS},
+            'costliest_files_cpu_s': {path: round(seconds, 1) for path, seconds
+                                      in sorted(self.cpu.items(), key=lambda kv: -kv[1])[:COSTLIEST]},
+            'cpu_s': round(sum(self.cpu.values()), 1),
             'workers': {worker: {'in_tests_s': round(busy, 1), 'outside_tests_s': round(wall - busy, 1)}
                         for worker, busy in sorted(self.busy.items())},
         }
@@ -126,10 +226,13 @@ class Clock:
         write = terminalreporter.write_line
         terminalreporter.section("where the suite's time went (tests/support/suite_clock.py)")
         write(f"wall {table['wall_s']} s; build before the workers {table['before_workers_s']} s")
-        write(f"{'folder':<16}{'tests':>6}{'setup s':>10}{'call s':>10}{'teardown s':>12}{'total s':>10}")
+        write(f"{'folder':<16}{'tests':>6}{'setup s':>10}{'call s':>10}{'teardown s':>12}{'total s':>10}{'cpu s':>8}")
         for folder, row in table['folders'].items():
             write(f"{folder:<16}{row['tests']:>6}{row.get('setup', 0):>10}{row.get('call', 0):>10}"
-                  f"{row.get('teardown', 0):>12}{row['total']:>10}")
+                  f"{row.get('teardown', 0):>12}{row['total']:>10}{row['cpu']:>8}")
+        write(f"processor time of the tests and all they started: {table['cpu_s']} s; the costliest files:")
+        for path, seconds in table['costliest_files_cpu_s'].items():
+            write(f"  {seconds:>7} s  {path}")
         write(f"{'started or waited':<22}{'count':>7}{'seconds':>10}")
         for kind, row in table['kinds'].items():
             write(f"{kind:<22}{row['count']:>7}{row['seconds']:>10}")
