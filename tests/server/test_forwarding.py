@@ -42,16 +42,24 @@ def lrs():
 
 
 class CountingBackoff(Backoff):
-    """The real schedule, fast, with each wait it was asked for: (failures, seconds)."""
+    """The real schedule, fast, with each wait it was asked for: (failures, seconds). With `hold_at=N`, the
+    forwarder is held in its Nth wait until the test calls release(): the test reads the state that wait
+    stands for, however late its own thread runs (a fast wait may be over before a busy machine looks)."""
 
-    def __init__(self, **options):
+    def __init__(self, hold_at=None, **options):
         super().__init__(**{**FAST, **options})
         self.asked = []
+        self.hold_at, self.released = hold_at, threading.Event()
 
     def delay(self, failures):
         seconds = super().delay(failures)
         self.asked.append((failures, seconds))
+        if len(self.asked) == self.hold_at:
+            self.released.wait(60)
         return seconds
+
+    def release(self):
+        self.released.set()
 
 
 @pytest.fixture
@@ -293,7 +301,7 @@ def outage(kind, lrs):
 @pytest.mark.parametrize('kind', ['refused', 'timeout', 429, 500, 502, 503, 'redirect', 'not xAPI'])
 def test_an_lrs_that_is_away_or_busy_is_retried_with_backoff_and_nothing_is_dropped(rooms, tmp_path, kind):
     lrs = RecordingLRS(port=free_port())
-    backoff = CountingBackoff()
+    backoff = CountingBackoff(hold_at=3)  # the fourth attempt, the first that can succeed, waits for the test
     try:
         if kind != 'refused':
             lrs.start()
@@ -307,12 +315,14 @@ def test_an_lrs_that_is_away_or_busy_is_retried_with_backoff_and_nothing_is_drop
         assert expected in shown['last_error'], shown['last_error']
         if kind == 'refused':
             lrs.start()
+        backoff.release()
         shown = up_to_date(base, room)
         assert shown['last_error'] is None and shown['conflicts'] == []
         delivered = [seen for seen in lrs.requests if seen['status'] == 200][-1:]  # the one whose answer arrived
         assert [s['id'] for s in delivered[0]['statements']] == [s['id'] for s in sent]
         assert [failures for failures, _ in backoff.asked[:3]] == [1, 2, 3], 'each failure waits longer'
     finally:
+        backoff.release()
         lrs.stop()
 
 
