@@ -70,10 +70,14 @@ QUIET = {
 }
 
 
-def start_firefox(guard, tmp_path, **preferences):
+def start_firefox(guard, tmp_path, profile=None, **preferences):
+    """Firefox with the preferences above (and these), in `profile` (a folder), or in a new profile."""
     options = webdriver.FirefoxOptions()
     options.binary_location = FIREFOX
     options.add_argument('-headless')
+    if profile:
+        options.add_argument('-profile')
+        options.add_argument(str(profile))
     port = guard.server_address[1]
     for name, value in {**QUIET, 'network.proxy.type': 1, 'network.proxy.http': '127.0.0.1', 'network.proxy.http_port': port,
                         'network.proxy.ssl': '127.0.0.1', 'network.proxy.ssl_port': port,
@@ -90,9 +94,26 @@ def start_firefox(guard, tmp_path, **preferences):
     return driver
 
 
+@pytest.fixture(scope='session')
+def started_profile(guard, tmp_path_factory):
+    """A profile that Firefox has started in once, on about:blank, and closed: no site's data, but the databases
+    and caches a first start writes. Each test's Firefox starts in a copy of it, in 1.0 s instead of 2.0 s (and
+    1.4 s of processor time instead of 2.5 s) here."""
+    folder = tmp_path_factory.mktemp('firefox') / 'profile'
+    folder.mkdir()
+    start_firefox(guard, folder.parent, profile=folder).quit()
+    return folder
+
+
+def copy_of(profile, tmp_path):
+    copy = tmp_path / 'profile'
+    shutil.copytree(profile, copy, symlinks=True, ignore=shutil.ignore_patterns('lock', '.parentlock'))
+    return copy
+
+
 @pytest.fixture
-def engine(guard, tmp_path):
-    driver = start_firefox(guard, tmp_path)
+def engine(guard, tmp_path, started_profile):
+    driver = start_firefox(guard, tmp_path, profile=copy_of(started_profile, tmp_path))
     try:
         yield driver, Engine(agent='Firefox/', stop_in_place=True, revisit=lambda driver, url: driver.get(url))
     finally:
@@ -100,9 +121,10 @@ def engine(guard, tmp_path):
     assert guard.attempts == [], f"the browser tried to reach the network: {guard.attempts}"
 
 
-def test_the_policy_that_treats_a_lan_name_as_secure_gives_the_service_worker_and_stop_in_place(guard, tmp_path, lan_room):
+def test_the_policy_that_treats_a_lan_name_as_secure_gives_the_service_worker_and_stop_in_place(guard, tmp_path, lan_room,
+                                                                                                  started_profile):
     _, url = lan_room
-    driver = start_firefox(guard, tmp_path, **{'dom.securecontext.allowlist': LAN_HOST})
+    driver = start_firefox(guard, tmp_path, profile=copy_of(started_profile, tmp_path), **{'dom.securecontext.allowlist': LAN_HOST})
     try:
         driver.get(url)
         page = driver.find_element(By.TAG_NAME, 'body')
