@@ -5,10 +5,13 @@ WebKitGTK is cross-origin isolated without SharedArrayBuffer, so Stop restarts P
 request goes to a proxy that refuses it, and any attempt fails the test. Without WebKitWebDriver or Xvfb
 (apt-get install webkit2gtk-driver xvfb) the tests skip and say which is missing.
 """
+import glob
 import os
 import shutil
 import subprocess
+import threading
 import warnings
+from pathlib import Path
 
 import pytest
 import urllib3
@@ -64,11 +67,25 @@ def display():
     xvfb.wait()
 
 
-# A new session takes 1 to 5 s, beside another worker's Chromium too; now and then the browser never answers
-# (see below), more often under load, and each wait for it costs this much.
+# A new session takes 1 to 5 s. Under load MiniBrowser now and then dies of a segmentation fault while it
+# starts (seen 1 start in 10 to 40 beside two busy processes, exit status 139, nothing in WebKitWebDriver's log),
+# and WebKitWebDriver then waits for it forever: the browser is started through a watcher that writes its exit
+# status, and a browser that ended before its session answered is started again at once, with its status in
+# the log. A session that does not answer within NEW_SESSION_TIMEOUT_S is started again too.
 NEW_SESSION_TIMEOUT_S = 20
 START_ATTEMPTS = 4
 COMMAND_TIMEOUT_S = 150  # above the page load and script timeouts: a hung driver fails a test, not the suite
+MINIBROWSERS = sorted(glob.glob('/usr/lib/*/webkit2gtk-4.*/MiniBrowser') + glob.glob('/usr/libexec/webkit2gtk-4.*/MiniBrowser'))
+WATCHER = """#!/bin/sh
+"$WATCHED_BROWSER" "$@"
+status=$?
+echo "$status" > "$WATCHED_BROWSER_EXIT"
+exit $status
+"""
+
+
+class BrowserEndedWhileStarting(Exception):
+    pass
 
 
 # On Xvfb there is no GPU: WebKitGTK's accelerated compositing then paints its layers through Mesa's software
@@ -77,22 +94,53 @@ COMMAND_TIMEOUT_S = 150  # above the page load and script timeouts: a hung drive
 NO_SOFTWARE_GL = {'WEBKIT_DISABLE_COMPOSITING_MODE': '1'}
 
 
+def end_tree(pid):
+    """Kills the processes under `pid` (the driver's browser, and the browser's own)."""
+    found = subprocess.run(['pgrep', '-P', str(pid)], capture_output=True, text=True).stdout.split()
+    for child in found:
+        end_tree(int(child))
+        subprocess.run(['kill', '-KILL', child], check=False)
+
+
 def start_webkit(display, proxy, log):
     options = webdriver.WebKitGTKOptions()
     options.add_argument('--automation')
     # The LAN name goes to the proxy, which relays it to this machine (support/drivers.py, Refuse).
     options.proxy = Proxy({'proxyType': 'manual', 'httpProxy': proxy, 'sslProxy': proxy, 'noProxy': sorted(LOCAL_HOSTS - {LAN_HOST})})
+    watch = {}
+    exit_file = Path(f'{log}.browser-exit')
+    if MINIBROWSERS:
+        watcher = Path(f'{log}.watcher.sh')
+        watcher.write_text(WATCHER)
+        watcher.chmod(0o755)
+        options.binary_location = str(watcher)
+        watch = {'WATCHED_BROWSER': MINIBROWSERS[-1], 'WATCHED_BROWSER_EXIT': str(exit_file)}
     service = webdriver.WebKitGTKService(executable_path=shutil.which('WebKitWebDriver'),
-                                         env={**os.environ, 'DISPLAY': display, **NO_SOFTWARE_GL}, log_output=log)
+                                         env={**os.environ, 'DISPLAY': display, **NO_SOFTWARE_GL, **watch}, log_output=log)
     service.start()
     config = ClientConfig(remote_server_addr=service.service_url, timeout=NEW_SESSION_TIMEOUT_S)
-    try:
-        driver = webdriver.Remote(RemoteConnection(client_config=config), options=options)
-    except Exception:
+    started = {}
+
+    def start_session():
+        try:
+            started['driver'] = webdriver.Remote(RemoteConnection(client_config=config), options=options)
+        except Exception as error:
+            started['error'] = error
+
+    thread = threading.Thread(target=start_session, daemon=True)
+    thread.start()
+    while thread.is_alive() and not exit_file.exists():
+        thread.join(0.1)
+    if 'driver' not in started:
         # The browser the driver started may outlive it, holding what the next one needs: end it first.
-        subprocess.run(['pkill', '-KILL', '-P', str(service.process.pid)], check=False)
+        end_tree(service.process.pid)
         service.stop()
-        raise
+        thread.join()
+        if exit_file.exists():
+            raise BrowserEndedWhileStarting(f"MiniBrowser ended with status {exit_file.read_text().strip()} before its "
+                                            "session answered (139: a segmentation fault)")
+        raise started['error']
+    driver = started['driver']
     config.timeout = COMMAND_TIMEOUT_S
     driver.set_page_load_timeout(RUN_TIMEOUT_MS / 1000)
     driver.set_script_timeout(RUN_TIMEOUT_MS / 1000)
@@ -108,13 +156,13 @@ def engine(display, guard, tmp_path):
         try:
             driver, service = start_webkit(display, proxy, str(log))
             break
-        except urllib3.exceptions.HTTPError:
-            # If MiniBrowser exits before it answers, WebKitWebDriver waits for it forever: start it again.
-            # CI saw two hangs in a row once (2 cores, under load), hence four attempts.
+        except (urllib3.exceptions.HTTPError, BrowserEndedWhileStarting) as error:
+            # CI saw two failed starts in a row once (2 cores, under load), hence four attempts.
             if attempt == START_ATTEMPTS:
                 raise
-            warnings.warn(f"WebKit did not start within {NEW_SESSION_TIMEOUT_S} s (attempt {attempt}) and was "
-                          f"started again; its log: {log.read_text()[-2000:]!r}")
+            said = error if isinstance(error, BrowserEndedWhileStarting) else f"it did not answer within {NEW_SESSION_TIMEOUT_S} s"
+            warnings.warn(f"WebKit did not start (attempt {attempt}: {said}) and was started again; WebKitWebDriver's "
+                          f"log: {log.read_text()[-2000:]!r}")
             log = tmp_path / f'webkit-{attempt + 1}.log'
     guard.attempts.clear()
     try:

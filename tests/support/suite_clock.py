@@ -31,11 +31,12 @@ def _charge(kind, seconds):
         item.user_properties.append((PREFIX + kind, seconds))
 
 
-def timed(kind, function, only=None):
-    """`function`, with the time of each call charged to `kind` (only when `only(*args, **kwargs)` says so)."""
+def timed(kind, function, only=None, any_thread=False):
+    """`function`, with the time of each call charged to `kind` (only when `only(*args, **kwargs)` says so), when
+    the test's own thread calls it (or any thread: a test may start a WebDriver session on one it waits for)."""
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
-        if threading.current_thread() is not threading.main_thread() or (only and not only(*args, **kwargs)):
+        if (not any_thread and threading.current_thread() is not threading.main_thread()) or (only and not only(*args, **kwargs)):
             return function(*args, **kwargs)
         started = time.perf_counter()
         try:
@@ -46,10 +47,10 @@ def timed(kind, function, only=None):
     return wrapper
 
 
-def wrap(owner, name, kind, only=None):
+def wrap(owner, name, kind, only=None, any_thread=False):
     function = getattr(owner, name)
     if not getattr(function, 'suite_clock', False):
-        setattr(owner, name, timed(kind, function, only))
+        setattr(owner, name, timed(kind, function, only, any_thread))
 
 
 def install():
@@ -64,7 +65,7 @@ def install():
     wrap(BrowserType, 'launch', 'browser launches')
     wrap(BrowserType, 'launch_persistent_context', 'browser launches')
     wrap(Browser, 'new_context', 'browser contexts')
-    wrap(WebDriver, 'start_session', 'WebDriver sessions')
+    wrap(WebDriver, 'start_session', 'WebDriver sessions', any_thread=True)
     wrap(build_package, 'build', 'builds')
     for name in ('serving', 'static_origin', 'room_in_a_process'):
         wrap(servers, name, 'servers started')
