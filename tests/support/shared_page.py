@@ -18,6 +18,7 @@ from .pages import open_playground
 PROBE = ("import builtins, playground_runtime.runner as runner\n"
          "print(sorted(globals()), sorted(vars(builtins)), sorted(runner.ENVS))")
 PROBE_TIMEOUT_MS = 20_000
+VERDICT_TIMEOUT_MS = 15_000  # the page's own limit for a run's verdict is 10 s (python-client.js, SETTLE_TIMEOUT_MS)
 
 
 class SharedPlayground:
@@ -65,14 +66,18 @@ class SharedPlayground:
         if page.is_closed():
             return ['the page was closed']
         # A run that used `js` ends with its Python, and the page starts a fresh one: that is the page's own
-        # recovery, not a leftover, so let it finish (a run still going is one).
-        page.evaluate('''async (timeout) => {
+        # recovery, not a leftover, so let it finish (a run still going is one). The page decides it on the
+        # run's verdict, which comes after the output the test saw: that is waited for first.
+        page.evaluate('''async ([timeout, verdictTimeout]) => {
             const { session, cell } = window.playground;
             const deadline = Date.now() + timeout;
+            if (!cell.busy) {
+                await Promise.race([session.python.settled, new Promise((resolve) => setTimeout(resolve, verdictTimeout))]);
+            }
             while (!cell.busy && session.state.phase === "loading" && Date.now() < deadline) {
                 await new Promise((resolve) => setTimeout(resolve, 50));
             }
-        }''', STARTUP_TIMEOUT_MS)
+        }''', [STARTUP_TIMEOUT_MS, VERDICT_TIMEOUT_MS])
         if self.attempts:
             found.append(f'a request that left this machine: {self.attempts}')
         if page.viewport_size != self.viewport:
