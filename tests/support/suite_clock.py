@@ -138,16 +138,15 @@ class TreeCPU:
                 return
 
 
-_tree_cpu = []
+@functools.cache
+def _tree_cpu():
+    return TreeCPU() if os.path.isdir('/proc/self') else None
 
 
 def tree_cpu_seconds():
     """None where there is no /proc to read."""
-    if not os.path.isdir('/proc/self'):
-        return None
-    if not _tree_cpu:
-        _tree_cpu.append(TreeCPU())
-    return _tree_cpu[0].seconds()
+    tree = _tree_cpu()
+    return tree.seconds() if tree else None
 
 
 @pytest.hookimpl(wrapper=True)
