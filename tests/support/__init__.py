@@ -31,7 +31,11 @@ def block_the_network(context):
     attempts = []
 
     def route(route):
-        if urlparse(route.request.url).hostname in LOCAL_HOSTS or route.request.url.startswith(('data:', 'blob:', 'file:')):
+        url = urlparse(route.request.url)
+        if url.hostname in LOCAL_HOSTS or route.request.url.startswith(('data:', 'blob:', 'file:')):
+            if url.path.endswith('/session/python-worker.js'):
+                from .suite_clock import count  # here: the engine's tests import this module inside Pyodide
+                count('Python workers')
             route.continue_()
         else:
             attempts.append(route.request.url)

@@ -1,6 +1,6 @@
 """Where the suite's time goes, printed at the end of every run: the time of the tests by folder (set-up, call,
 tear-down), the time spent starting things (browser launches, browser contexts, Python boots, builds, servers,
-WebDriver sessions) and in fixed waits, each pytest-xdist worker's time outside any test, and the processor time
+WebDriver sessions) and in fixed waits, the number of Python workers Chromium's pages started, each pytest-xdist worker's time outside any test, and the processor time
 that each folder's and the costliest files' tests used (the test process with every process it started, the
 browsers included): on two cores the suite waits for the processor, so that is what a shorter run must save.
 
@@ -17,8 +17,8 @@ from collections import defaultdict
 
 import pytest
 
-KINDS = ['browser launches', 'browser contexts', 'Python boots', 'builds', 'servers started', 'WebDriver sessions',
-         'fixed waits']
+KINDS = ['browser launches', 'browser contexts', 'Python boots', 'Python workers', 'builds', 'servers started',
+         'WebDriver sessions', 'fixed waits']
 PREFIX = 'suite-clock:'
 COSTLIEST = 12  # files listed by processor time
 SHORT_POLL_S = 0.1  # a sleep this short is a poll's interval, not a fixed wait
@@ -29,6 +29,12 @@ def _charge(kind, seconds):
     item = _current['item']
     if item is not None:
         item.user_properties.append((PREFIX + kind, seconds))
+
+
+def count(kind):
+    """One more of `kind` for the test running now, with no time of its own (a Chromium page's Python worker,
+    seen by the test's network block as the request for its script: the page's first Python and each one after)."""
+    _charge(kind, 0.0)
 
 
 def timed(kind, function, only=None, any_thread=False):
