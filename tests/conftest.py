@@ -23,7 +23,7 @@ from support.cdn import CDN, installed_package  # noqa: E402
 from support.course import IDS  # noqa: E402
 from support.pages import open_playground  # noqa: E402
 from support.servers import serving, static_origin, stop  # noqa: E402
-from support.shared_page import SharedPlayground  # noqa: E402
+from support.shared_page import SharedPlayground, SharedTab  # noqa: E402
 
 DEBIAN_CHROMIUM = '/usr/bin/chromium'
 
@@ -157,12 +157,43 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, 'service_workers': 'block'}
 
 
+@pytest.fixture(scope='module')
+def shared_tab(browser, browser_context_args, pytestconfig):
+    """The tab that a file's tests each navigate (support/shared_page.py, SharedTab), made on first use."""
+    tab = SharedTab(browser, browser_context_args, alone=pytestconfig.getoption('--alone'))
+    yield tab
+    tab.close()
+
+
 @pytest.fixture
-def context(context):
-    """Every request that leaves this machine is blocked, and any attempt fails the test."""
-    attempts = block_the_network(context)
-    yield context
+def context(request, new_context, shared_tab):
+    """The lent tab's context (`page` is its tab), or for a test with context arguments of its own a new one. Every
+    request that leaves this machine is blocked, and any attempt fails the test."""
+    if request.node.get_closest_marker('browser_context_args'):
+        context = new_context()
+        attempts = block_the_network(context)
+        yield context
+    else:
+        context = shared_tab.lend()
+        yield context
+        attempts = shared_tab.give_back(failed=request.node.stash.get(CALL_FAILED, True))
     assert attempts == [], f"the page tried to reach the network: {attempts}"
+
+
+@pytest.fixture
+def page(context, shared_tab):
+    return shared_tab.page if context is shared_tab.context else context.new_page()
+
+
+CALL_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == 'call':
+        item.stash[CALL_FAILED] = report.failed
+    return report
 
 
 @pytest.fixture(scope='module')
@@ -182,8 +213,9 @@ def playground(shared_playground):
 
 @pytest.fixture
 def fresh_playground(page, site_url):
-    """The main page with Python ready, in a context of its own: for a test that reloads it, crashes it, reads
-    its first state or needs its context (permissions, routes)."""
+    """The main page with Python ready, opened as a new page: for a test that reloads it, crashes it, reads
+    its first state or needs its context (permissions, routes). It is the file's lent tab (`page`), which the
+    test sees as a new context."""
     return open_playground(page, site_url)
 
 
@@ -215,8 +247,12 @@ def course_page(page, site_url):
 def requests(context):
     """The URL of every request the pages of the context make, as they make them."""
     seen = []
-    context.on('request', lambda request: seen.append(request.url))
-    return seen
+
+    def saw(request):
+        seen.append(request.url)
+    context.on('request', saw)
+    yield seen
+    context.remove_listener('request', saw)
 
 
 # nbgrader.

@@ -128,3 +128,98 @@ def handlers(page, context):
         return {event: len(impl.listeners(event)) for event in impl.event_names()}
     return {'page routes': len(page._impl_obj._routes), 'context routes': len(context._impl_obj._routes),
             'page listeners': listeners(page._impl_obj), 'context listeners': listeners(context._impl_obj)}
+
+
+# What a test may change on a lent tab that the next test would feel and that cannot be read back or undone:
+# calling any of these spoils the tab, and the next test gets a new context.
+LASTING = {'context': ['add_init_script', 'expose_binding', 'expose_function', 'set_offline', 'set_extra_http_headers',
+                       'set_geolocation', 'set_default_timeout', 'set_default_navigation_timeout', 'add_cookies',
+                       'set_storage_state', 'route_from_har', 'route_web_socket'],
+           'page': ['add_init_script', 'expose_binding', 'expose_function', 'set_extra_http_headers', 'add_locator_handler',
+                    'set_default_timeout', 'set_default_navigation_timeout', 'route_from_har', 'route_web_socket']}
+BLANK_TIMEOUT_MS = 10_000
+
+
+class SharedTab:
+    """One browser tab lent to each test of a file that asks for `page` (or `context`), where each would open a
+    new context: each test's page navigates the same tab, so the browser keeps its renderer process and the
+    runtime it compiled there (measured: a Python boot in a fresh context about 5 s of processor time with its
+    context, in the lent tab about 3 s).
+
+    The test still sees what a new context shows it. After each test the tab goes to about:blank (the test's
+    pages and their Pythons end), every other page of the context is closed, the storage of every origin it
+    reached is cleared (local storage, IndexedDB, caches, cookies), the permissions granted are taken back, the
+    window's size and emulated media are set back. What cannot be set back spoils the tab: a route or an event
+    listener added to the page or its context, a call that changes them for good (LASTING), a crash, a page
+    that will not leave. A spoiled tab is closed and the next test gets a new one; a test that failed spoils it
+    too. A test with context arguments of its own (a `browser_context_args` mark) gets a context of its own."""
+
+    def __init__(self, browser, context_args, alone=False):
+        self.browser, self.context_args, self.alone = browser, context_args, alone
+        self.context = self.page = None
+        self.spoiled = False
+        self.contexts = 0
+
+    def lend(self):
+        if self.context is None or self.spoiled or self.alone:
+            self.close()
+            self.context = self.browser.new_context(**self.context_args)
+            self.attempts = block_the_network(self.context)
+            self.origins = set()
+            self.context.on('request', lambda request: self.origins.add(origin_of(request.url)))
+            self.page = self.context.new_page()
+            self.page.on('crash', lambda page: setattr(self, 'spoiled', True))
+            self.viewport = self.page.viewport_size
+            self.cdp = self.context.new_cdp_session(self.page)
+            for owner, names in (('context', LASTING['context']), ('page', LASTING['page'])):
+                target = getattr(self, owner)
+                for name in names:
+                    setattr(target, name, self.spoiling(getattr(target, name)))
+            self.contexts += 1
+        self.attempts.clear()
+        self.handlers = handlers(self.page, self.context)
+        return self.context
+
+    def spoiling(self, method):
+        def call(*args, **kwargs):
+            self.spoiled = True
+            return method(*args, **kwargs)
+        return call
+
+    def give_back(self, failed):
+        """Sets the tab back for the next test, or spoils it. Returns the requests that left this machine."""
+        attempts = list(self.attempts)
+        if failed or self.spoiled or self.page.is_closed():
+            self.spoiled = True
+            return attempts
+        try:
+            for other in self.context.pages:
+                if other != self.page:
+                    other.close()
+            self.page.goto('about:blank', timeout=BLANK_TIMEOUT_MS)
+            if handlers(self.page, self.context) != self.handlers:
+                self.spoiled = True
+                return attempts
+            for origin in self.origins - {None}:
+                self.cdp.send('Storage.clearDataForOrigin', {'origin': origin, 'storageTypes': 'all'})
+            self.origins.clear()
+            self.context.clear_permissions()
+            self.context.clear_cookies()
+            if self.page.viewport_size != self.viewport:
+                self.page.set_viewport_size(self.viewport)
+            self.page.emulate_media(media='null', color_scheme='null', reduced_motion='null', forced_colors='null',
+                                    contrast='null')
+        except Exception:
+            self.spoiled = True
+        return attempts
+
+    def close(self):
+        if self.context:
+            self.context.close()
+        self.context = self.page = None
+        self.spoiled = False
+
+
+def origin_of(url):
+    scheme, _, rest = url.partition('://')
+    return f"{scheme}://{rest.split('/', 1)[0]}" if scheme in ('http', 'https') else None
