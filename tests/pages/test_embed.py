@@ -206,7 +206,7 @@ def test_share_link_round_trips_and_never_runs_and_the_earlier_work_is_restorabl
 def test_links_opened_one_after_another_never_replace_the_code_put_aside(fresh_playground, site_url):
     playground = fresh_playground
     type_program(playground, '# my own work\nprint("mine")\n')
-    playground.wait_for_timeout(300)  # the editor saves on change
+    wait_until(playground, "(localStorage.getItem('backprop-playground:code') || '').includes('# my own work')")  # saved on change
     playground.goto(f"{site_url}#{share_fragment('print(1)')}")
     expect(playground.get_by_test_id('editor')).to_contain_text('print(1)')
     playground.evaluate("(fragment) => { location.hash = fragment }", share_fragment('print(2)'))

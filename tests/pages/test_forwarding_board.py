@@ -74,13 +74,15 @@ def test_the_board_shows_sending_conflicts_waiting_up_to_date_and_refused_creden
         return 200, [s['id'] for s in batch]
     lrs.answer = answer
     post(url, name=NAME, exercise='tanh', statement_id=conflict)
-    post(url)
     page.goto(f"{url}teacher.html#token={room.token}")
     box, state = page.get_by_test_id('forwarding'), page.get_by_test_id('forwarding-state')
-    expect(box).to_have_attribute('data-state', 'sending', timeout=STARTUP_TIMEOUT_MS)
-    expect(state).to_have_text(f"Sending to the school's record store at {lrs.url}: 1 statement to go.")
     conflicts = box.get_by_test_id('forwarding-conflict')
-    expect(conflicts).to_have_count(1, timeout=POLLED)
+    # Set aside before the next statement comes: sent in one batch with it, the conflict would be marked only
+    # once the held one is taken (seen under load in a full run: "2 statements to go").
+    expect(conflicts).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)
+    post(url)
+    expect(box).to_have_attribute('data-state', 'sending', timeout=POLLED)
+    expect(state).to_have_text(f"Sending to the school's record store at {lrs.url}: 1 statement to go.")
     expect(conflicts).to_have_attribute('data-id', conflict)
     expect(conflicts).to_contain_text(f"{NAME} · tanh")
     expect(conflicts).to_contain_text(f"the store answered 409, {message}")
