@@ -191,8 +191,10 @@ CALL_FAILED = pytest.StashKey[bool]()
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
+    if report.when == 'setup':
+        item.stash[CALL_FAILED] = True  # until the call says otherwise (a rerun's set-up may fail)
     if report.when == 'call':
-        item.stash[CALL_FAILED] = report.failed
+        item.stash[CALL_FAILED] = report.failed or hasattr(report, 'wasxfail')
     return report
 
 

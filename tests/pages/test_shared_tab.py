@@ -74,17 +74,20 @@ LEAVINGS = {
 @pytest.mark.parametrize('leaving', LEAVINGS)
 def test_what_cannot_be_set_back_spoils_the_tab_and_the_next_test_gets_a_new_context(own, site_url, leaving):
     context = own.lend()
-    own.page.goto(site_url + 'style.css')
-    LEAVINGS[leaving](own.page)
+    page = own.page
+    page.goto(site_url + 'style.css')
+    LEAVINGS[leaving](page)
     own.give_back(failed=False)
-    assert own.spoiled
+    assert own.spoiled and page.is_closed(), 'the spoiled context is closed at once, as a test context of its own was'
     assert own.lend() is not context and own.contexts == 2
 
 
 def test_a_failed_test_spoils_the_tab(own, site_url):
     context = own.lend()
-    own.page.goto(site_url + 'style.css')
+    page = own.page
+    page.goto(site_url + 'style.css')
     own.give_back(failed=True)
+    assert page.is_closed()
     assert own.lend() is not context
 
 

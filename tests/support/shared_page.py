@@ -190,16 +190,14 @@ class SharedTab:
         """Sets the tab back for the next test, or spoils it. Returns the requests that left this machine."""
         attempts = list(self.attempts)
         if failed or self.spoiled or self.page.is_closed():
-            self.spoiled = True
-            return attempts
+            return self.discard(attempts)
         try:
             for other in self.context.pages:
                 if other != self.page:
                     other.close()
             self.page.goto('about:blank', timeout=BLANK_TIMEOUT_MS)
             if handlers(self.page, self.context) != self.handlers:
-                self.spoiled = True
-                return attempts
+                return self.discard(attempts)
             for origin in self.origins - {None}:
                 self.cdp.send('Storage.clearDataForOrigin', {'origin': origin, 'storageTypes': 'all'})
             self.origins.clear()
@@ -210,7 +208,15 @@ class SharedTab:
             self.page.emulate_media(media='null', color_scheme='null', reduced_motion='null', forced_colors='null',
                                     contrast='null')
         except Exception:
-            self.spoiled = True
+            return self.discard(attempts)
+        return attempts
+
+    def discard(self, attempts):
+        """Spoils the tab and closes its context now, as a test's own context closed after it: its pages and their
+        Pythons must not run on beside the next test."""
+        self.spoiled = True
+        self.context.close()
+        self.context = self.page = None
         return attempts
 
     def close(self):
