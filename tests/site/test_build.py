@@ -8,11 +8,12 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
 from backprop_playground import paths
-from backprop_playground.build import build, made
+from backprop_playground.build import build, compress, kept, made, packed, pyodide, snapshot
 from support import ROOT
 
 
@@ -87,7 +88,7 @@ def test_a_second_build_rewrites_only_what_changed_and_deletes_what_no_source_ma
 
 
 def test_a_step_runs_again_only_when_what_it_read_changed(tmp_path, monkeypatch):
-    monkeypatch.setattr(made, 'FOLDER', tmp_path / 'made')
+    monkeypatch.setenv('BACKPROP_PLAYGROUND_CACHE', str(tmp_path / 'cache'))
     source, imported = tmp_path / 'main.js', tmp_path / 'lib.js'
     source.write_text('main')
     imported.write_text('lib')
@@ -113,12 +114,17 @@ def test_a_step_runs_again_only_when_what_it_read_changed(tmp_path, monkeypatch)
     assert len(runs) == 5, 'a file it read is gone: it runs again (and here fails)'
     imported.write_text('lib2')
     assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 5, 'the last make is still kept'
-    made.forget()
+    imported.write_text('lib')
+    source.write_text('main')
+    assert step('--minify') == b'mainlib' and len(runs) == 5, 'and so are the makes before it'
+    source.write_text('main2')
+    imported.write_text('lib2')
+    kept.forget()
     assert step('--minify', '--debug') == b'main2lib2' and len(runs) == 6, 'build --full forgets every step'
 
 
 def test_a_make_during_which_a_file_it_read_changed_is_not_kept(tmp_path, monkeypatch):
-    monkeypatch.setattr(made, 'FOLDER', tmp_path / 'made')
+    monkeypatch.setenv('BACKPROP_PLAYGROUND_CACHE', str(tmp_path / 'cache'))
     given, imported = tmp_path / 'main.js', tmp_path / 'lib.js'
     given.write_text('main')
     imported.write_text('lib')
@@ -147,33 +153,51 @@ def commands(output):
     return [line.removeprefix('$ ') for line in output.splitlines() if line.startswith('$ ')]
 
 
-def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_the_steps_that_read_it(site, tmp_path):
-    checkout = tmp_path / 'checkout'
-    for folder in ['web', 'py']:
-        shutil.copytree(ROOT / folder, checkout / folder, ignore=shutil.ignore_patterns('__pycache__'))
-    for name in ['build.py', 'package.json', 'package-lock.json']:
-        shutil.copy2(ROOT / name, checkout / name)
-    (checkout / 'node_modules').symlink_to(ROOT / 'node_modules')
-    shutil.copytree(site, checkout / 'dist', ignore=shutil.ignore_patterns('docs'))  # times kept: .br/.gz stay fresh
-    # The snapshot and the packed runtime as kept (a Node program takes 15-20 s to make each), but not the
-    # steps' records (made.py): the first build below makes them, from another folder than the checkout.
-    shutil.copytree(paths.CACHE, checkout / '.cache', ignore=shutil.ignore_patterns(
-        'made', '*.partial', '*.lock', 'test-builds', 'ralph-venv', 'pyodide-test-wheels'))
+def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_the_steps_that_read_it(site, tmp_path, monkeypatch):
+    """Two checkouts on one machine share its build cache: here a folder of the test's own
+    ($BACKPROP_PLAYGROUND_CACHE), so that the first build below makes every step."""
+    machine = tmp_path / 'machine'
 
-    def build_there():
-        done = subprocess.run([sys.executable, checkout / 'build.py'], cwd=tmp_path, capture_output=True, text=True)
+    def checkout_at(folder):
+        for part in ['web', 'py']:
+            shutil.copytree(ROOT / part, folder / part, ignore=shutil.ignore_patterns('__pycache__'))
+        for name in ['build.py', 'package.json', 'package-lock.json']:
+            shutil.copy2(ROOT / name, folder / name)
+        (folder / 'node_modules').symlink_to(ROOT / 'node_modules')
+        return folder
+
+    checkout = checkout_at(tmp_path / 'checkout')
+    shutil.copytree(site, checkout / 'dist', ignore=shutil.ignore_patterns('docs'))  # times kept: .br/.gz stay fresh
+    # The snapshot and the packed runtime as this machine's builds keep them (a Node program takes 15-30 s to make
+    # each) and PyPI's wheels (the network is not the tests'), but none of the steps' makes (made.py): the first
+    # build below makes them, in another folder.
+    for kind in [snapshot.KIND, packed.KIND, pyodide.KIND]:
+        shutil.copytree(paths.build_cache() / kind, machine / 'build' / kind, ignore=shutil.ignore_patterns('*.partial'))
+
+    def build_there(folder):
+        done = subprocess.run([sys.executable, folder / 'build.py'], cwd=tmp_path, capture_output=True, text=True,
+                              env={**os.environ, 'BACKPROP_PLAYGROUND_CACHE': str(machine)})
         assert done.returncode == 0, done.stdout + done.stderr
         return commands(done.stdout)
 
-    assert len(build_there()) >= 7, 'pip twice, esbuild five times and Workbox: no step was made in this checkout'
-    assert build_there() == [], 'nothing changed since the last build'
+    assert len(build_there(checkout)) >= 7, 'pip twice, esbuild five times and Workbox: no step was made in this cache'
+    assert build_there(checkout) == [], 'nothing changed since the last build'
+
+    # A fresh clone on the same machine runs no program: every step's output, the .br files included, is kept.
+    monkeypatch.setenv('BACKPROP_PLAYGROUND_CACHE', str(machine))
+    for path in (checkout / 'dist').rglob('*'):
+        if Path(f"{path}.br").is_file():  # brotli did not run above: dist/ came with its .br files
+            kept.keep(compress.KIND, compress.brotli_key(path), Path(f"{path}.br").read_bytes(), compress.MOST)
+    clone = checkout_at(tmp_path / 'clone')
+    assert build_there(clone) == []
+    assert files_of(clone / 'dist') == files_of(checkout / 'dist')
 
     editor = checkout / 'web' / 'cell' / 'editor.js'
     editor.write_text(editor.read_text() + '\nexport const edited = 1;\n')
     readme = checkout / 'py' / 'playground-runtime' / 'README.md'
     readme.write_text(readme.read_text() + '\nEdited.\n')
     sw = (checkout / 'dist' / 'sw.js').read_bytes()
-    ran = build_there()
+    ran = build_there(checkout)
 
     assert len(ran) == 4, ran
     assert 'pip wheel' in ran[0] and 'playground-runtime' in ran[0], 'the one wheel made from that folder'
@@ -186,4 +210,31 @@ def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_th
         (metadata,) = [name for name in made_wheel.namelist() if name.endswith('.dist-info/METADATA')]
         assert 'Edited.' in made_wheel.read(metadata).decode()
     assert (checkout / 'dist' / 'sw.js').read_bytes() != sw
-    assert build_there() == []
+    assert build_there(checkout) == []
+
+
+def files_of(folder):
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob('*') if path.is_file()}
+
+
+def test_a_kept_brotli_file_is_found_by_the_bytes_the_program_and_nodes_version(tmp_path, monkeypatch):
+    monkeypatch.setenv('BACKPROP_PLAYGROUND_CACHE', str(tmp_path / 'cache'))
+    source = tmp_path / 'a.js'
+    source.write_text('let a = 1;\n' * 100)
+    compress.compress(tmp_path)
+    made_first = Path(f"{source}.br").read_bytes()
+    Path(f"{source}.br").unlink()
+    monkeypatch.setattr(compress.subprocess, 'Popen', None)  # brotli must not run: the cache has it
+    compress.compress(tmp_path)
+    assert Path(f"{source}.br").read_bytes() == made_first
+    monkeypatch.undo()
+    monkeypatch.setenv('BACKPROP_PLAYGROUND_CACHE', str(tmp_path / 'cache'))
+    source.write_text('let a = 2;\n' * 100)
+    assert not compress.from_cache(source), 'other bytes'
+    source.write_text('let a = 1;\n' * 100)
+    assert compress.from_cache(source)
+    monkeypatch.setattr(compress, 'node_version', lambda: 'v99.0.0\n')
+    assert not compress.from_cache(source), "another Node's brotli"
+    kept.forget()
+    monkeypatch.undo()
+    assert not (tmp_path / 'cache' / 'build').exists()

@@ -24,7 +24,8 @@ from pathlib import Path
 VERSION = '5.1.0'
 # `ralph auth` needs the `cli` extra; its `auth` command imports `requests` without declaring it.
 REQUIREMENTS = [f'ralph-malph[cli,lrs]=={VERSION}', 'requests']
-# The machine's cache for the tests' tools: $BACKPROP_PLAYGROUND_CACHE, or XDG's cache folder.
+# The machine's cache for the tests' tools: $BACKPROP_PLAYGROUND_CACHE, or XDG's cache folder (as paths.machine_cache()
+# says; this script runs before the project is installed). The build keeps its outputs in build/ there.
 MACHINE_CACHE = Path(os.environ.get('BACKPROP_PLAYGROUND_CACHE')
                      or Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'backprop-playground')
 VENV = MACHINE_CACHE / f"ralph-{VERSION}-py{sys.version_info.major}.{sys.version_info.minor}"

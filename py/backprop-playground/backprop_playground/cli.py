@@ -1,7 +1,7 @@
 """Backprop Playground on the laptop.
 
     build                             build dist/ from the checkout (installs the npm packages first if they are missing)
-    build --full                      the same, from nothing: dist/ and every step's kept output are made anew
+    build --full                      the same, from nothing: dist/ and the machine's build cache made anew
     serve [--host H] [--port P]       serve the site with COOP/COEP, brotli and gzip (from a checkout: build it first)
     serve --classroom DIR             the same, and keep the room's results in DIR
     serve --tls CERT KEY              over HTTPS, for devices that trust CERT's authority
@@ -37,7 +37,7 @@ def main(argv=None, prog=None):
                         help='check: the files whose exercises to check; export: the folder to write')
     parser.add_argument('--host', default='127.0.0.1', help='0.0.0.0 to serve a classroom network')
     parser.add_argument('--port', type=int, default=8000)
-    parser.add_argument('--full', action='store_true', help="build dist/ and every step's kept output (.cache/) from nothing")
+    parser.add_argument('--full', action='store_true', help="build dist/ from nothing, the machine's build cache emptied first ($BACKPROP_PLAYGROUND_CACHE/build)")
     parser.add_argument('--classroom', metavar='DIR', type=Path,
                         help="keep the learners' results in DIR/classroom.sqlite and serve the teacher's board")
     parser.add_argument('--tls', nargs=2, metavar=('CERT', 'KEY'), type=Path,

@@ -10,8 +10,9 @@
     compress.py        a .br (brotli.mjs) and a .gz beside each compressible file
 
 A build writes only the files of dist/ whose bytes changed and deletes what the sources no longer make
-(output.py). A step that runs a program (pip, esbuild, Workbox, Node) runs it only when what it read last
-time changed (made.py; the snapshot and the packed runtime keep theirs by key). archive.py packs the result
+(output.py). A step that runs a program (pip, esbuild, Workbox, Node, brotli) runs it only when no build on
+this machine made its output from the same inputs: what the steps make is kept in the machine's build cache,
+which every checkout on it shares (kept.py, made.py). archive.py packs the result
 as a zip or as the teacher's wheel; docs.py builds the documentation site into dist/docs/, which a build keeps.
 """
 import json
@@ -23,7 +24,7 @@ except ImportError:  # Windows: builds are not locked against each other
     fcntl = None
 
 from ..paths import CACHE, DIST, ROOT
-from . import bundles, compress, docs, made, packed, pyodide, service_worker, snapshot, web, wheels
+from . import bundles, compress, docs, kept, packed, pyodide, service_worker, snapshot, web, wheels
 from .output import Output
 from .tools import install_npm_packages
 
@@ -42,10 +43,9 @@ def build(full=False, dist=DIST):
 def build_unlocked(full, dist):
     install_npm_packages()
     if full:
-        for folder in [dist, CACHE / 'snapshot', CACHE / 'packed']:
-            if folder.exists():
-                shutil.rmtree(folder)
-        made.forget()
+        if dist.exists():
+            shutil.rmtree(dist)
+        kept.forget()
     dist.mkdir(exist_ok=True)
     out = Output(dist)
     web.copy_web(out, bundled={*bundles.SOURCES, service_worker.SOURCE})

@@ -1,11 +1,17 @@
-"""A .gz and a .br beside each text or wasm file of dist/, for `serve` and for hosts that can send them."""
+"""A .gz and a .br beside each text or wasm file of dist/, for `serve` and for hosts that can send them. A .br
+that a build on this machine made for the same bytes comes from the build cache (kept.py)."""
+import functools
 import gzip
+import hashlib
 import os
 import subprocess
 from pathlib import Path
 
 from ..paths import ROOT
+from . import kept
 from .tools import HERE, fail
+
+KIND, MOST = 'brotli', 600  # in the build cache (kept.py): a build's worth is about 100 files, 15 MB
 
 COMPRESSIBLE = {'.html', '.css', '.js', '.mjs', '.json', '.wasm', '.svg', '.py', '.md', '.map', '.bin', '.zip'}
 
@@ -20,7 +26,7 @@ def compress(dist):
         compressed = Path(f"{path}{suffix}")
         return not compressed.is_file() or compressed.stat().st_mtime_ns < path.stat().st_mtime_ns
 
-    brotli = [path for path in sources if stale(path, '.br')]
+    brotli = [path for path in sources if stale(path, '.br') and not from_cache(path)]
     # Brotli at quality 11 takes about a minute for the snapshot alone: Node compresses in one process per
     # core (the largest files spread over them) while Python writes the .gz files.
     processes = [subprocess.Popen(['node', str(HERE / 'brotli.mjs'), *map(str, group)], cwd=ROOT)
@@ -35,6 +41,9 @@ def compress(dist):
                 partial.write_bytes(gzip.compress(path.read_bytes(), compresslevel=9, mtime=0))
                 partial.replace(f"{path}.gz")
         failed = [process.wait() for process in processes]
+        if not any(failed):
+            for path in brotli:
+                kept.keep(KIND, brotli_key(path), Path(f"{path}.br").read_bytes(), MOST)
     finally:
         for process in processes:  # none is left writing into dist/ after an error here
             process.kill()
@@ -43,6 +52,29 @@ def compress(dist):
             partial.unlink()
     if any(failed):
         fail("node could not write the .br files (see above)")
+
+
+def brotli_key(path):
+    """A .br's name in the build cache: a hash of the file, the program and Node's version (its zlib's)."""
+    digest = hashlib.sha256((HERE / 'brotli.mjs').read_bytes() + node_version().encode() + b'\0')
+    digest.update(path.read_bytes())
+    return f"{digest.hexdigest()[:32]}.br"
+
+
+@functools.cache
+def node_version():
+    return subprocess.run(['node', '--version'], capture_output=True, text=True, check=True).stdout
+
+
+def from_cache(path):
+    """Writes `path`'s .br from the build cache if a build on this machine made it; whether it did."""
+    data = kept.read(KIND, brotli_key(path))
+    if data is None:
+        return False
+    partial = Path(f"{path}.br.partial")
+    partial.write_bytes(data)
+    partial.replace(f"{path}.br")
+    return True
 
 
 def spread(paths, count):

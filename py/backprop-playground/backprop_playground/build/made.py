@@ -1,22 +1,24 @@
-"""A step's output kept in .cache/made/ with what it was made from, so that a build with nothing changed runs
-no program: pip, esbuild and Workbox run again only for a step one of whose inputs changed.
+"""A step's output kept in the machine's build cache (kept.py) with what it was made from, so that a build with
+nothing changed runs no program: pip, esbuild and Workbox run again only for a step one of whose inputs changed,
+and a fresh clone runs none that a build of the same inputs on this machine already ran.
 
 A step is known by its name. Its key is a hash of the bytes (never the times) of what it read: the files
 given up front (a package's folder, the files a manifest lists, the build's own module that runs it) and those
-the program said it read (esbuild's metafile). The record of the last make is .cache/made/NAME.json; its output
-is .cache/made/NAME/KEY. A make during which an input changed (a given file's bytes differ after it, or a file
-the program read was modified after it started) is not recorded, and runs again the next time.
+the program said it read (esbuild's metafile). Each make is kept as made/NAME/KEY: a line with the list of the
+files it read, then the output. A make during which an input changed (a given file's bytes differ after it, or a
+file the program read was modified after it started) is not kept, and runs again the next time.
 """
 import hashlib
 import json
-import shutil
 import tempfile
 import time
 from pathlib import Path
 
-from ..paths import CACHE, ROOT
+from ..paths import ROOT
+from . import kept
 
-FOLDER = CACHE / 'made'
+KIND = 'made'
+MOST = 8  # makes kept of each step: a few branches' worth
 
 
 def made(name, given, make):
@@ -24,32 +26,37 @@ def made(name, given, make):
 
     `given`: strings, bytes and files that the output is made from, hashed on every call (a file's bytes, not its
     name: give the name as a string where it matters). `make(target)` writes the output to `target` and
-    returns the further files it read; it runs only when the last make's inputs are not all as they were."""
-    record = FOLDER / f"{name}.json"
-    try:
-        last = json.loads(record.read_text())
-        if key(given, last['read']) == last['key']:
-            return (FOLDER / name / last['key']).read_bytes()
-    except (OSError, ValueError, KeyError, TypeError):  # none yet, or one a stopped build left half-written
-        pass
-    outputs = FOLDER / name
-    outputs.mkdir(parents=True, exist_ok=True)
+    returns the further files it read; it runs only when no kept make's inputs are all as they are now."""
+    found = kept_make(name, given)
+    if found is not None:
+        return found
     before, started = digest(given), time.time_ns()
-    with tempfile.TemporaryDirectory(dir=outputs, suffix='.partial') as folder:  # a test may make it as a build does
+    with tempfile.TemporaryDirectory() as folder:
         partial = Path(folder) / 'output'
         read = sorted({relative(path) for path in make(partial)})
         data = partial.read_bytes()
-        if digest(given) != before or edited_since(started, read):
-            return data  # what it read may not be what the key would say it read: made again next time
-        made_key = key(given, read, given_digest=before)
-        for old in outputs.iterdir():  # one output a step: the last
-            if old.suffix != '.partial':
-                old.unlink(missing_ok=True)
-        partial.replace(outputs / made_key)
-    written = Path(folder).with_suffix('.json')
-    written.write_text(json.dumps({'key': made_key, 'read': read}, indent=1))
-    written.replace(record)
+    if digest(given) != before or edited_since(started, read):
+        return data  # what it read may not be what the key would say it read: made again next time
+    header = json.dumps({'read': read}).encode() + b'\n'
+    kept.keep(f"{KIND}/{name}", key(given, read, given_digest=before), header + data, MOST)
     return data
+
+
+def kept_make(name, given):
+    """The output of a kept make of step `name` whose inputs are as they are now, or None."""
+    try:
+        entries = sorted(kept.folder(f"{KIND}/{name}").iterdir(), key=lambda path: path.stat().st_mtime_ns, reverse=True)
+    except OSError:
+        return None
+    for entry in entries:
+        try:
+            with entry.open('rb') as file:
+                read = json.loads(file.readline())['read']
+                if key(given, read) == entry.name and kept.find(f"{KIND}/{name}", entry.name):
+                    return file.read()
+        except (OSError, ValueError, KeyError, TypeError):  # a partial file, or one deleted as it was read
+            continue
+    return None
 
 
 def edited_since(started, read):
@@ -85,8 +92,3 @@ def relative(path):
     relative `path` is relative to the checkout too, as programs that run() runs there give them."""
     path = (ROOT / path).resolve()
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.as_posix()
-
-
-def forget():
-    """`build --full`: every step makes its output anew."""
-    shutil.rmtree(FOLDER, ignore_errors=True)

@@ -7,8 +7,11 @@ so the three shrink together to 7.5 MB, against 11.8 MB as gzip and 8.4 MB as br
 multiple of 16 bytes: Pyodide reads the snapshot through a Uint32Array, which needs an aligned offset.
 """
 import hashlib
+import tempfile
+from pathlib import Path
 
-from ..paths import CACHE
+from ..paths import NODE_MODULES
+from . import kept
 from .pyodide import STDLIB
 from .tools import HERE, node
 
@@ -16,24 +19,26 @@ PACKED = 'pyodide/runtime.zst'
 FILES = [f'pyodide/{STDLIB}', 'pyodide/pyodide.asm.wasm']  # then the snapshot's pieces
 PROGRAM = 'pack-runtime.mjs'
 DECODER = 'vendor/zstd.wasm'  # web.py copies it
+KIND, MOST = 'packed', 4  # in the build cache (kept.py): each about 7.5 MB
 
 
 def pack_runtime(out, snapshot):
-    """Writes PACKED, made again only when a part changed (it takes about 15 s); returns build.json's entry.
+    """Writes PACKED, made again only when a part or the program changed (it takes about 30 s); returns build.json's entry.
     `snapshot`: the snapshot's pieces."""
     parts = [*FILES, *snapshot]
     digest = hashlib.sha256((HERE / PROGRAM).read_bytes())
+    digest.update((NODE_MODULES / '@bokuweb' / 'zstd-wasm' / 'package.json').read_bytes())  # the encoder's version
     for part in parts:
         digest.update((out.dist / part).read_bytes())
-    cached = CACHE / 'packed' / f"{digest.hexdigest()[:16]}.zst"
-    if not cached.is_file():
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        for old in cached.parent.glob('*.zst'):
-            old.unlink()
-        partial = cached.with_suffix('.partial')
-        node(PROGRAM, partial, *(out.dist / part for part in parts), label='node: zstd for the packed runtime')
-        partial.replace(cached)
-    out.put(out.dist / PACKED, cached.read_bytes())
+    name = f"{digest.hexdigest()[:16]}.zst"
+    data = kept.read(KIND, name)
+    if data is None:
+        with tempfile.TemporaryDirectory() as folder:
+            made = Path(folder) / 'runtime.zst'
+            node(PROGRAM, made, *(out.dist / part for part in parts), label='node: zstd for the packed runtime')
+            data = made.read_bytes()
+        kept.keep(KIND, name, data, MOST)
+    out.put(out.dist / PACKED, data)
     print(f"  {PACKED}: {(out.dist / PACKED).stat().st_size / 1e6:.1f} MB")
     placed, offset = [], 0
     for part in parts:

@@ -6,7 +6,8 @@ import json
 import sys
 import zipfile
 
-from ..paths import CACHE, NODE_MODULES
+from ..paths import NODE_MODULES
+from . import kept
 from .output import shown
 from .tools import fail, run
 
@@ -31,9 +32,12 @@ def copy_runtime(out):
     return lock['info']['python'], micropip['file_name']
 
 
+KIND = 'wheels'  # PyPI's wheels in the build cache (kept.py), by their file names
+
+
 def download_wheel(requirement):
-    """A pure-Python wheel from PyPI for Pyodide's Python, cached in .cache/wheels."""
-    folder = CACHE / 'wheels'
+    """A pure-Python wheel from PyPI for Pyodide's Python, kept in the machine's build cache by its file name."""
+    folder = kept.folder(KIND)
     name, version = requirement.split('==')
     pattern = f"{name.replace('-', '_')}-{version}-*.whl"
     found = sorted(folder.glob(pattern))

@@ -4,20 +4,23 @@ The worker restores it in under a second instead of booting Python (3 s or more)
 options are private: they fit only the exact runtime that made them, so a new one is made whenever the
 runtime or a wheel changes (key), under Node with the runtime it ships, and the worker falls back to a
 plain boot if restoring fails. A snapshot holds memory, not files: the worker still unpacks the wheels after
-restoring it. It is kept in .cache/snapshot/ by its key, since making one takes about 20 s.
+restoring it. It is kept in the machine's build cache by its key (kept.py), since making one takes about 20 s.
 
 dist/ holds it in files of at most 16 MiB (31.5 MB whole): Cloudflare Pages refuses a file over 25 MiB and
 jsDelivr one over 20 MB. The worker joins them (about 10 ms); the packed runtime carries them as parts too.
 """
 import hashlib
+import tempfile
 import zipfile
+from pathlib import Path
 
-from ..paths import CACHE, ROOT
+from . import kept
 from .pyodide import FILES, STDLIB
 from .tools import HERE, node
 
 SNAPSHOT = 'pyodide/snapshot.bin'  # the whole, as snapshot.mjs writes it; dist/ has its pieces (piece_name())
 PROGRAM = 'snapshot.mjs'
+KIND, MOST = 'snapshot', 4  # in the build cache: each about 31 MB
 PIECE = 16 * 2**20  # bytes: a multiple of 16, so that each piece starts aligned in the packed runtime too
 
 
@@ -41,17 +44,16 @@ def piece_name(index):
 
 def make_snapshot(out, wheels):
     """Writes the snapshot's pieces; returns build.json's entry: {files, size}."""
-    cached = CACHE / 'snapshot' / f"{key(out.dist, wheels)}.bin"
-    if not cached.is_file():
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        for old in [*cached.parent.glob('*.bin'), *cached.parent.glob('*.partial')]:
-            old.unlink()
-        partial = cached.with_suffix('.partial')
-        node(PROGRAM, out.dist, partial, *wheels, label='node: Pyodide memory snapshot')
-        partial.replace(cached)
+    name = f"{key(out.dist, wheels)}.bin"
+    data = kept.read(KIND, name)
+    if data is None:
+        with tempfile.TemporaryDirectory() as folder:
+            made = Path(folder) / 'snapshot.bin'
+            node(PROGRAM, out.dist, made, *wheels, label='node: Pyodide memory snapshot')
+            data = made.read_bytes()
+        kept.keep(KIND, name, data, MOST)
     else:
-        print(f"  {SNAPSHOT}: the runtime and the wheels are unchanged, so the snapshot is {cached.relative_to(ROOT)}")
-    data = cached.read_bytes()
+        print(f"  {SNAPSHOT}: the runtime and the wheels are unchanged, so the snapshot is the one kept ({name})")
     files = []
     for index, start in enumerate(range(0, len(data), PIECE)):
         files.append(piece_name(index))
