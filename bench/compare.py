@@ -12,8 +12,9 @@ One unmeasured page of each build warms the browser up. Then each round opens bo
 alternates between rounds (keep --runs even), in fresh headless Chromium contexts, and measures in each:
 - Python ready: navigation to the page's python-ready mark, in a fresh context (an in-memory HTTP cache);
 - first Run: Run pressed to the first node of the neuron's graph (each build's own example), 1 s after ready,
-  before the page starts its standby Python (2 s after ready); later Runs: the median of three more, once the
-  standby is ready (a build without one: 4 s after ready), each with the time after the press of each
+  before the page starts its standby Python (builds before 2026-11-28: 2 s after ready; since: 1 s after the
+  first run ended); later Runs: the median of three more, once the standby is ready (a build without one: 4 s
+  after ready), each with the time after the press of each
   stage's mark (STAGES); the first Run as a share of the later ones;
 - the 1,999-value chain: Run to its graph drawn and the status ready, after one warm-up Run;
 - live charts' share of training: the build's own moons example's training with its plot calls against

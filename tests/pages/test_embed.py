@@ -58,7 +58,7 @@ draw_dot(v * 2)</pre>
     # the packed runtime whatever build.json came with (a CDN compresses JSON but sends binaries as they are).
     assert sum(r.endswith('pyodide/runtime.zst') for r in requests) == 1
     assert not any(r.endswith(('pyodide.asm.wasm', 'python_stdlib.zip')) or '/snapshot' in r for r in requests)
-    # No Python but the page's, and its standby if the page started one (2 s after ready, on a slow machine
+    # No Python but the page's, and its standby if the page started one (1 s after a run ended, on a slow machine
     # before the test ends).
     standby = page.evaluate("performance.getEntriesByName('python-standby-start').length")
     for _ in range(50):  # a standby's request may reach Playwright a moment after its mark

@@ -4,7 +4,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support import RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
+from support import RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS, wait_until
 from support.pages import graphs, load_example, open_playground, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
@@ -297,6 +297,30 @@ def test_stop_restarts_python_on_a_host_without_isolation(page, plain_site_url):
     type_program(page, 'print("alive")\n')
     section = run(page)
     expect(section).to_contain_text('alive')
+
+
+MARKS = "Object.fromEntries(['run-posted', 'run-python-done', 'python-standby-start'].map((name) => [name, performance.getEntriesByName(name).map((m) => m.startTime)]))"
+
+
+def test_the_standby_python_starts_once_a_run_ended_and_never_during_one(page, plain_site_url):
+    """On a host without isolation Stop swaps in a standby Python, restored in the background. It never competes
+    with a run: a page that is only read starts none, and it starts once a run has ended and none began for 1 s."""
+    open_playground(page, plain_site_url)
+    page.wait_for_timeout(2500)  # a page that starts one after ready has started it by now
+    assert page.evaluate(MARKS)['python-standby-start'] == [], 'no run yet: no standby'
+    type_program(page, 'import time\nstart = time.time()\nwhile time.time() - start < 1.5: pass\nprint("done")\n')
+    expect(run(page)).to_contain_text('done')
+    wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", STARTUP_TIMEOUT_MS)
+    marks = page.evaluate(MARKS)
+    (posted,), (done,), (started,) = marks['run-posted'], marks['run-python-done'], marks['python-standby-start']
+    assert started >= done + 1000 > posted + 1000, marks
+    type_program(page, 'while True: pass\n')
+    page.get_by_test_id('run').click()
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'running')
+    page.get_by_test_id('stop').click()
+    expect(page.get_by_test_id('output')).to_contain_text('Python was restarted')
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')  # the standby, ready already
+    assert page.evaluate(MARKS)['python-standby-start'] == [started], 'the standby took over; the next waits for a run'
 
 
 def test_keyboard_shortcut_runs_the_program(playground):

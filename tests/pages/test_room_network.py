@@ -104,7 +104,7 @@ def test_a_first_visit_on_a_lan_name_sends_at_most_10_mb(page, tmp_path):
     try:
         join(page, room.url)
         check(exercise(page, 'mul-returns-value'), 'failed')
-        # Counted until quiet: the graph worker's warm-up and the standby Python (2 s after ready) come later.
+        # Counted until quiet: the graph worker's warm-up and the standby Python (once no run went on for 1 s) come later.
         # With the tests' route set, Chromium keeps no HTTP cache, as an incognito window keeps almost none:
         # the standby starts from the page's copy of the runtime, or it would fetch it again.
         sent, since = sum(room.server.sent.values()), time.monotonic()
@@ -125,13 +125,13 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
     open_playground(page, site_url)
     assert page.evaluate(READY)['packed'] is False
     assert set(runtime_files()) <= set(paths) and 'pyodide/runtime.zst' not in paths, paths
-    # The standby Python (2 s after ready) starts from the files the page kept. With the tests' route set,
-    # Chromium keeps no HTTP cache, as an incognito window keeps almost none: it would fetch them again.
+    load_example(page, 'neuron.py')
+    expect(run(page).locator('svg')).to_contain_text('grad -1.5000')
+    # The standby Python (once no run went on for 1 s) starts from the files the page kept. With the tests'
+    # route set, Chromium keeps no HTTP cache, as an incognito window keeps almost none: it would fetch them again.
     wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", 60_000)
     assert page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail") == {'kept': True, 'packed': False}
     assert [paths.count(path) for path in runtime_files()] == [1] * len(runtime_files()), paths
-    load_example(page, 'neuron.py')
-    expect(run(page).locator('svg')).to_contain_text('grad -1.5000')
 
 
 def test_without_the_packed_runtime_the_files_come_one_by_one(page, context, lan_site_url):
@@ -213,7 +213,7 @@ def test_when_the_rooms_server_drops_the_open_page_keeps_working_and_says_so(pag
     board.goto(f"{lan_room.url}teacher.html#token={lan_room.room.token}")
     expect(board_cell(board, 'mul-returns-value')).to_have_attribute('data-attempts', '1', timeout=10_000)
     board.close()
-    # A standby Python is started in the background once Python is ready: Stop will swap it in.
+    # A standby Python is started in the background once a run ended and the page is idle: Stop will swap it in.
     wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", STARTUP_TIMEOUT_MS)
 
     lan_room.stop()

@@ -2,7 +2,8 @@
 // Stop interrupts Python through a SharedArrayBuffer where the browser has one; otherwise (or if Python
 // does not stop soon) it ends the worker and starts a fresh one. A run that reached outside its namespace
 // (docs/security.md, "Security model") ends its worker too: the next run gets the standby, a fresh Python
-// restored in the background while the page was idle.
+// restored in the background while the page was idle: once a run has ended and no other began for a moment,
+// never during a run nor before the first (most pages are read, not run, and a learner's first Runs come fast).
 import { Interpreter } from "./interpreter.js";
 
 export class PythonRestarted extends Error {
@@ -20,7 +21,7 @@ const INTERRUPT_GRACE_MS = 1500;
 const UNWIND_GRACE_MS = 6000;
 // The check after a run takes milliseconds; a worker that has not given its verdict by then is not trusted.
 const SETTLE_TIMEOUT_MS = 10000;
-const STANDBY_DELAY_MS = 2000; // after the first ready: the standby's restore must not slow the first runs
+const STANDBY_IDLE_MS = 1000; // no run for this long after one ended: the standby's restore slows no run
 // A standby that could not start (the site's server away, on a room's network without a service worker) is
 // tried again this much later, so that one is ready once the server is back.
 const STANDBY_RETRY_MS = 10_000;
@@ -39,6 +40,7 @@ export class PythonClient {
     this.freshNotice = null; // said in the output of the first run on a fresh interpreter
     this.nextId = 1;
     this.ready = false;
+    this.hasRun = false; // the standby waits for the first run: a page that is only read never starts one
   }
 
   /** Sets the handlers and replays what already happened while the page was loading. */
@@ -69,10 +71,12 @@ export class PythonClient {
     else if (interpreter.progress) this.receive(interpreter, interpreter.progress);
   }
 
-  prepareStandby(delay) {
+  /** Starts the standby `delay` ms from now if by then Python is ready, idle, has run a program and has none. */
+  prepareStandby(delay = STANDBY_IDLE_MS) {
     clearTimeout(this.standbyTimer);
+    if (this.standby || !this.hasRun) return;
     this.standbyTimer = setTimeout(() => {
-      if (this.standby) return;
+      if (this.standby || this.pending || !this.ready) return;
       performance.mark("python-standby-start"); // read by tests: the page's second Python worker is this one
       this.standby = this.spawn();
     }, delay);
@@ -83,8 +87,7 @@ export class PythonClient {
     this.latest.ready = message;
     this.onReady(message);
     this.pending?.whenReady?.();
-    this.prepareStandby(this.standbyPrepared ? 0 : STANDBY_DELAY_MS);
-    this.standbyPrepared = true;
+    this.prepareStandby();
   }
 
   receive(interpreter, message) {
@@ -143,6 +146,8 @@ export class PythonClient {
    */
   run({ code, env = null, checks = null, test = null, points = null }, onEvent) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
+    clearTimeout(this.standbyTimer);
+    this.hasRun = true;
     const id = this.nextId++;
     const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent }));
     this.dispatch({ type: "run", id, code, env, checks, test, points }, onEvent);
@@ -250,6 +255,7 @@ export class PythonClient {
   settle() {
     const pending = this.pending;
     this.pending = null;
+    this.prepareStandby();
     return pending;
   }
 }
