@@ -27,10 +27,11 @@ def made(name, given, make):
     `given`: strings, bytes and files that the output is made from, hashed on every call (a file's bytes, not its
     name: give the name as a string where it matters). `make(target)` writes the output to `target` and
     returns the further files it read; it runs only when no kept make's inputs are all as they are now."""
-    found = kept_make(name, given)
+    before = digest(given)
+    found = kept_make(name, before)
     if found is not None:
         return found
-    before, started = digest(given), time.time_ns()
+    started = time.time_ns()
     with tempfile.TemporaryDirectory() as folder:
         partial = Path(folder) / 'output'
         read = sorted({relative(path) for path in make(partial)})
@@ -42,8 +43,8 @@ def made(name, given, make):
     return data
 
 
-def kept_make(name, given):
-    """The output of a kept make of step `name` whose inputs are as they are now, or None."""
+def kept_make(name, given_digest):
+    """The output of a kept make of step `name` whose inputs are as they are now (`given` by its digest), or None."""
     try:
         entries = sorted(kept.folder(f"{KIND}/{name}").iterdir(), key=lambda path: path.stat().st_mtime_ns, reverse=True)
     except OSError:
@@ -52,7 +53,7 @@ def kept_make(name, given):
         try:
             with entry.open('rb') as file:
                 read = json.loads(file.readline())['read']
-                if key(given, read) == entry.name and kept.find(f"{KIND}/{name}", entry.name):
+                if key(None, read, given_digest) == entry.name and kept.find(f"{KIND}/{name}", entry.name):
                     return file.read()
         except (OSError, ValueError, KeyError, TypeError):  # a partial file, or one deleted as it was read
             continue

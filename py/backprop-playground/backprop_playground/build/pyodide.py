@@ -4,7 +4,9 @@ import hashlib
 import io
 import json
 import sys
+import tempfile
 import zipfile
+from pathlib import Path
 
 from ..paths import NODE_MODULES
 from . import kept
@@ -42,8 +44,13 @@ def download_wheel(requirement):
     pattern = f"{name.replace('-', '_')}-{version}-*.whl"
     found = sorted(folder.glob(pattern))
     if not found:
-        run(sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:',
-            '--python-version', PYTHON, '--dest', folder, requirement)
+        folder.mkdir(parents=True, exist_ok=True)
+        # Downloaded beside it, then renamed in: another checkout's build never takes half a wheel.
+        with tempfile.TemporaryDirectory(dir=folder, suffix='.partial') as partial:
+            run(sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:',
+                '--python-version', PYTHON, '--dest', partial, requirement)
+            for wheel in Path(partial).glob(pattern):
+                wheel.replace(folder / wheel.name)
         found = sorted(folder.glob(pattern))
     if not found:
         fail(f"pip did not leave a wheel for {requirement} in {folder}")
