@@ -230,11 +230,11 @@ def test_a_kept_brotli_file_is_found_by_the_bytes_the_program_and_nodes_version(
     monkeypatch.undo()
     monkeypatch.setenv('BACKPROP_PLAYGROUND_CACHE', str(tmp_path / 'cache'))
     source.write_text('let a = 2;\n' * 100)
-    assert not compress.from_cache(source), 'other bytes'
+    assert not compress.from_cache(source, compress.brotli_key(source)), 'other bytes'
     source.write_text('let a = 1;\n' * 100)
-    assert compress.from_cache(source)
+    assert compress.from_cache(source, compress.brotli_key(source))
     monkeypatch.setattr(compress, 'node_version', lambda: 'v99.0.0\n')
-    assert not compress.from_cache(source), "another Node's brotli"
+    assert not compress.from_cache(source, compress.brotli_key(source)), "another Node's brotli"
     kept.forget()
     monkeypatch.undo()
     assert not (tmp_path / 'cache' / 'build').exists()

@@ -23,28 +23,46 @@ PROBE_TIMEOUT_MS = 20_000
 VERDICT_TIMEOUT_MS = 15_000  # the page's own limit for a run's verdict is 10 s (python-client.js, SETTLE_TIMEOUT_MS)
 
 
-class SharedPlayground:
-    """The main page in a browser context of its own, booted on first use, reset between tests."""
+class Lent:
+    """A browser context and its one page, lent to a file's tests one after another until one spoils them."""
 
-    def __init__(self, browser, context_args, url, alone=False):
-        self.browser, self.context_args, self.url, self.alone = browser, context_args, url, alone
+    def __init__(self, browser, context_args, alone):
+        self.browser, self.context_args, self.alone = browser, context_args, alone
         self.context = self.page = None
         self.attempts = []
         self.spoiled = False
+
+    def open(self):
+        """A new context, the network blocked, and its page, in place of the last."""
+        self.close()
+        self.context = self.browser.new_context(**self.context_args)
+        self.attempts = block_the_network(self.context)
+        self.page = self.context.new_page()
+        self.page.on('crash', lambda page: setattr(self, 'spoiled', True))
+        self.viewport = self.page.viewport_size
+
+    def close(self):
+        if self.context:
+            self.context.close()
+        self.context = self.page = None
+        self.spoiled = False
+
+
+class SharedPlayground(Lent):
+    """The main page in a browser context of its own, booted on first use, reset between tests."""
+
+    def __init__(self, browser, context_args, url, alone=False):
+        super().__init__(browser, context_args, alone)
+        self.url = url
         self.boots = 0
         self.probe_timeout_ms = PROBE_TIMEOUT_MS
 
     def lend(self):
         if self.page is None or self.page.is_closed() or self.spoiled or self.alone:
-            self.close()
-            self.context = self.browser.new_context(**self.context_args)
-            self.attempts = block_the_network(self.context)
-            self.page = self.context.new_page()
-            self.page.on('crash', lambda page: setattr(self, 'spoiled', True))
+            self.open()
             open_playground(self.page, self.url)
             self.boots += 1
             self.fresh_state = self.probe()
-            self.viewport = self.page.viewport_size
         else:
             self.page.get_by_test_id('clear').click()
             expect(self.page.get_by_test_id('output').locator('section.run')).to_have_count(0)
@@ -117,12 +135,6 @@ class SharedPlayground:
         self.spoiled = self.spoiled or failed or bool(found)
         return found
 
-    def close(self):
-        if self.context:
-            self.context.close()
-        self.context = self.page = None
-        self.spoiled = False
-
 
 def handlers(page, context):
     """The routes and event listeners on the page and its context (Playwright keeps them on its own objects)."""
@@ -142,7 +154,7 @@ LASTING = {'context': ['add_init_script', 'expose_binding', 'expose_function', '
 BLANK_TIMEOUT_MS = 10_000
 
 
-class SharedTab:
+class SharedTab(Lent):
     """One browser tab lent to each test of a file that asks for `page` (or `context`), where each would open a
     new context: each test's page navigates the same tab, so the browser keeps its renderer process and the
     runtime it compiled there (measured: a Python boot in a fresh context about 5 s of processor time with its
@@ -157,21 +169,14 @@ class SharedTab:
     too. A test with context arguments of its own (a `browser_context_args` mark) gets a context of its own."""
 
     def __init__(self, browser, context_args, alone=False):
-        self.browser, self.context_args, self.alone = browser, context_args, alone
-        self.context = self.page = None
-        self.spoiled = False
+        super().__init__(browser, context_args, alone)
         self.contexts = 0
 
     def lend(self):
         if self.context is None or self.spoiled or self.alone:
-            self.close()
-            self.context = self.browser.new_context(**self.context_args)
-            self.attempts = block_the_network(self.context)
+            self.open()
             self.origins = set()
             self.context.on('request', lambda request: self.origins.add(origin_of(request.url)))
-            self.page = self.context.new_page()
-            self.page.on('crash', lambda page: setattr(self, 'spoiled', True))
-            self.viewport = self.page.viewport_size
             self.cdp = self.context.new_cdp_session(self.page)
             for owner, names in LASTING.items():
                 target = getattr(self, owner)
@@ -219,12 +224,6 @@ class SharedTab:
         self.close()
         self.spoiled = True
         return attempts
-
-    def close(self):
-        if self.context:
-            self.context.close()
-        self.context = self.page = None
-        self.spoiled = False
 
 
 def origin_of(url):

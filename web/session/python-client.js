@@ -40,7 +40,11 @@ export class PythonClient {
     this.freshNotice = null; // said in the output of the first run on a fresh interpreter
     this.nextId = 1;
     this.ready = false;
-    this.hasRun = false; // the standby waits for the first run: a page that is only read never starts one
+  }
+
+  /** Whether the page has asked for a run: the standby waits for the first, so a page only read starts none. */
+  get hasRun() {
+    return this.nextId > 1;
   }
 
   /** Sets the handlers and replays what already happened while the page was loading. */
@@ -147,7 +151,6 @@ export class PythonClient {
   run({ code, env = null, checks = null, test = null, points = null }, onEvent) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
     clearTimeout(this.standbyTimer);
-    this.hasRun = true;
     const id = this.nextId++;
     const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent }));
     this.dispatch({ type: "run", id, code, env, checks, test, points }, onEvent);

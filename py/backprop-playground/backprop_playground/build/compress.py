@@ -26,7 +26,8 @@ def compress(dist):
         compressed = Path(f"{path}{suffix}")
         return not compressed.is_file() or compressed.stat().st_mtime_ns < path.stat().st_mtime_ns
 
-    brotli = [path for path in sources if stale(path, '.br') and not from_cache(path)]
+    keys = {path: brotli_key(path) for path in sources if stale(path, '.br')}
+    brotli = [path for path, key in keys.items() if not from_cache(path, key)]
     # Brotli at quality 11 takes about a minute for the snapshot alone: Node compresses in one process per
     # core (the largest files spread over them) while Python writes the .gz files.
     processes = [subprocess.Popen(['node', str(HERE / 'brotli.mjs'), *map(str, group)], cwd=ROOT)
@@ -43,7 +44,7 @@ def compress(dist):
         failed = [process.wait() for process in processes]
         if not any(failed):
             for path in brotli:
-                kept.keep(KIND, brotli_key(path), Path(f"{path}.br").read_bytes(), MOST)
+                kept.keep(KIND, keys[path], Path(f"{path}.br").read_bytes(), MOST)
     finally:
         for process in processes:  # none is left writing into dist/ after an error here
             process.kill()
@@ -66,9 +67,10 @@ def node_version():
     return subprocess.run(['node', '--version'], capture_output=True, text=True, check=True).stdout
 
 
-def from_cache(path):
-    """Writes `path`'s .br from the build cache if a build on this machine made it; whether it did."""
-    data = kept.read(KIND, brotli_key(path))
+def from_cache(path, key):
+    """Writes `path`'s .br from the build cache if a build on this machine made it (`key`: brotli_key(path)); whether
+    it did."""
+    data = kept.read(KIND, key)
     if data is None:
         return False
     partial = Path(f"{path}.br.partial")

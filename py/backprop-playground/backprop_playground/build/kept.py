@@ -9,7 +9,9 @@ entry; an entry deleted under a reader (another build pruning) is read as missin
 """
 import os
 import shutil
+import tempfile
 import time
+from pathlib import Path
 
 from ..paths import build_cache
 
@@ -35,6 +37,19 @@ def read(kind, name):
         return path.read_bytes() if path else None
     except OSError:
         return None
+
+
+def kept_or_made(kind, name, most, make):
+    """The kept entry `name`, or what `make(target)` writes to a file, kept; and whether it was made now."""
+    data = read(kind, name)
+    if data is not None:
+        return data, False
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / name
+        make(target)
+        data = target.read_bytes()
+    keep(kind, name, data, most)
+    return data, True
 
 
 def keep(kind, name, data, most):

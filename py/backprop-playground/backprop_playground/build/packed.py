@@ -7,8 +7,6 @@ so the three shrink together to 7.5 MB, against 11.8 MB as gzip and 8.4 MB as br
 multiple of 16 bytes: Pyodide reads the snapshot through a Uint32Array, which needs an aligned offset.
 """
 import hashlib
-import tempfile
-from pathlib import Path
 
 from ..paths import NODE_MODULES
 from . import kept
@@ -30,14 +28,8 @@ def pack_runtime(out, snapshot):
     digest.update((NODE_MODULES / '@bokuweb' / 'zstd-wasm' / 'package.json').read_bytes())  # the encoder's version
     for part in parts:
         digest.update((out.dist / part).read_bytes())
-    name = f"{digest.hexdigest()[:16]}.zst"
-    data = kept.read(KIND, name)
-    if data is None:
-        with tempfile.TemporaryDirectory() as folder:
-            made = Path(folder) / 'runtime.zst'
-            node(PROGRAM, made, *(out.dist / part for part in parts), label='node: zstd for the packed runtime')
-            data = made.read_bytes()
-        kept.keep(KIND, name, data, MOST)
+    data, _ = kept.kept_or_made(KIND, f"{digest.hexdigest()[:16]}.zst", MOST, lambda target: node(
+        PROGRAM, target, *(out.dist / part for part in parts), label='node: zstd for the packed runtime'))
     out.put(out.dist / PACKED, data)
     print(f"  {PACKED}: {(out.dist / PACKED).stat().st_size / 1e6:.1f} MB")
     placed, offset = [], 0

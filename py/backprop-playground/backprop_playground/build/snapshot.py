@@ -10,9 +10,7 @@ dist/ holds it in files of at most 16 MiB (31.5 MB whole): Cloudflare Pages refu
 jsDelivr one over 20 MB. The worker joins them (about 10 ms); the packed runtime carries them as parts too.
 """
 import hashlib
-import tempfile
 import zipfile
-from pathlib import Path
 
 from . import kept
 from .pyodide import FILES, STDLIB
@@ -45,14 +43,9 @@ def piece_name(index):
 def make_snapshot(out, wheels):
     """Writes the snapshot's pieces; returns build.json's entry: {files, size}."""
     name = f"{key(out.dist, wheels)}.bin"
-    data = kept.read(KIND, name)
-    if data is None:
-        with tempfile.TemporaryDirectory() as folder:
-            made = Path(folder) / 'snapshot.bin'
-            node(PROGRAM, out.dist, made, *wheels, label='node: Pyodide memory snapshot')
-            data = made.read_bytes()
-        kept.keep(KIND, name, data, MOST)
-    else:
+    data, made = kept.kept_or_made(KIND, name, MOST, lambda target: node(PROGRAM, out.dist, target, *wheels,
+                                                                         label='node: Pyodide memory snapshot'))
+    if not made:
         print(f"  {SNAPSHOT}: the runtime and the wheels are unchanged, so the snapshot is the one kept ({name})")
     files = []
     for index, start in enumerate(range(0, len(data), PIECE)):
