@@ -259,10 +259,8 @@ def requests(context):
 
 # nbgrader.
 
-@pytest.fixture(scope='module')
-def nbgrader_course(tmp_path_factory):
-    """An nbgrader course with the assignment ps1, its release made by `nbgrader generate_assignment`."""
-    folder = tmp_path_factory.mktemp('course')
+def make_course(folder):
+    """An nbgrader course in `folder` with the assignment ps1, its release made by `nbgrader generate_assignment`."""
     (folder / 'nbgrader_config.py').write_text(
         'c = get_config()\nc.CourseDirectory.course_id = "backprop"\n'
         'c.CourseDirectory.db_assignments = [dict(name="ps1")]\n'
@@ -271,3 +269,30 @@ def nbgrader_course(tmp_path_factory):
     (folder / 'source' / 'ps1' / 'assignment.ipynb').write_text(source_notebook())
     nbgrader(folder, 'generate_assignment', 'ps1')
     return folder
+
+
+@pytest.fixture(scope='module')
+def nbgrader_course(tmp_path_factory):
+    """An nbgrader course of the file's own (its tests hand in and autograde there)."""
+    return make_course(tmp_path_factory.mktemp('course'))
+
+
+@pytest.fixture(scope='session')
+def made_release(tmp_path_factory):
+    """nbgrader_release's course, made once per worker (each nbgrader command takes about 3 s of processor time
+    to start): the release's path, and the course's files as they were made."""
+    course = make_course(tmp_path_factory.mktemp('release'))
+    return course / 'release' / 'ps1' / 'assignment.ipynb', files_of(course)
+
+
+@pytest.fixture
+def nbgrader_release(made_release):
+    """ps1's release notebook, as `nbgrader generate_assignment` makes it, shared by the worker's tests that only
+    read it: a test that changed its course fails."""
+    release, made = made_release
+    yield release
+    assert files_of(release.parents[2]) == made, "the test changed the shared nbgrader course"
+
+
+def files_of(folder):
+    return {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob('*')) if path.is_file()}

@@ -9,7 +9,7 @@ module is not collected by itself (its name does not start with test_).
 """
 import json
 
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
@@ -200,12 +200,12 @@ def test_a_value_explains_its_grad_and_a_quiz_marks_predictions(engine, site_url
     assert '10.0000' in find(section, '.quiz-item[data-state="wrong"] .explain-sum').text
 
 
-def test_a_classroom_learner_joins_and_an_assignment_scores(engine, tmp_path, cors_origin, nbgrader_course):
+def test_a_classroom_learner_joins_and_an_assignment_scores(engine, tmp_path, cors_origin, nbgrader_release):
     driver, _ = engine
     room = Classroom(tmp_path / 'room')
     server, url = serving(room=room)
     folder, notebooks = cors_origin
-    (folder / 'ps1.ipynb').write_text((nbgrader_course / 'release' / 'ps1' / 'assignment.ipynb').read_text())
+    (folder / 'ps1.ipynb').write_text(nbgrader_release.read_text())
     try:
         driver.get(f"{url}notebook.html#url={notebooks}ps1.ipynb")
         dialog = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog')[0]
@@ -287,3 +287,22 @@ def test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts(engine
         assert note.text == 'Well done'
     finally:
         driver.switch_to.default_content()
+
+
+def test_only_this_machine_is_reached_and_the_refusing_proxy_sees_any_other_host(engine, guard, site_url, lan_site_url):
+    """The guard behind every test here: this machine's pages load, the LAN name reaches this machine, and a
+    request for any other host, over HTTP or HTTPS, reaches the refusing proxy (which records it)."""
+    driver, _ = engine
+    for url in (site_url, lan_site_url):
+        driver.get(url + 'build.json')
+        assert 'micropip' in driver.page_source, url  # build.json, as text or in Firefox's JSON viewer
+    assert guard.attempts == []
+    for url in ('http://example.com/', 'https://example.com/'):
+        try:
+            driver.get(url)
+        except WebDriverException:  # Firefox raises on its error page; WebKit shows one
+            pass
+    tried = list(guard.attempts)
+    guard.attempts.clear()
+    assert len(tried) >= 2 and all('example.com' in line or line == 'an https request' for line in tried), tried
+    assert any(line.startswith('GET http://example.com/') for line in tried), tried

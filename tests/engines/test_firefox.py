@@ -31,7 +31,8 @@ from smoke_cases import (test_a_classroom_learner_joins_and_an_assignment_scores
                          test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts, test_embed_html_runs_in_an_iframe,
                          test_the_main_page_on_a_second_visit_under_the_service_worker,
                          test_the_main_page_runs_draws_and_stops,
-                         test_a_value_explains_its_grad_and_a_quiz_marks_predictions)
+                         test_a_value_explains_its_grad_and_a_quiz_marks_predictions,
+                         test_only_this_machine_is_reached_and_the_refusing_proxy_sees_any_other_host)
 from support import LAN_HOST, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
 from support.drivers import Engine, part, state, type_program, wait, wait_ready
 

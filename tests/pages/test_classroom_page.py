@@ -97,14 +97,14 @@ def test_a_static_host_asks_no_name_and_sends_nothing(page, site_url):
     assert classroom_requests == [site_url + 'classroom/config.json'], 'one probe, a 404, and nothing else'
 
 
-def test_an_assignments_test_cells_reach_the_board_with_their_points(page, context, room, nbgrader_course):
+def test_an_assignments_test_cells_reach_the_board_with_their_points(page, context, room, nbgrader_release):
     page.goto(room.url + 'notebook.html')
     dialog = page.get_by_test_id('classroom-join')
     dialog.get_by_test_id('student-name').fill(NAME)
     dialog.get_by_test_id('join').click()
     with page.expect_file_chooser() as chooser:
         page.get_by_test_id('open-notebook').click()
-    chooser.value.set_files(str(nbgrader_course / 'release' / 'ps1' / 'assignment.ipynb'))
+    chooser.value.set_files(str(nbgrader_release))
     set_code(cells(page).first, assignment.WRONG_TANH)
     page.get_by_test_id('run-all').click()
     expect(page.get_by_test_id('assignment-score')).to_have_text('2 / 5 points', timeout=STARTUP_TIMEOUT_MS)

@@ -52,8 +52,7 @@ def test_a_notebook_downloaded_unrun_is_the_file_it_came_from(page, site_url, tm
     if name == 'crafted.ipynb':
         original = crafted_notebook()
     elif name == 'release.ipynb':  # made by nbgrader generate_assignment: checksums, locks, ids
-        course = request.getfixturevalue('nbgrader_course')
-        original = json.loads((course / 'release' / 'ps1' / 'assignment.ipynb').read_text())
+        original = json.loads(request.getfixturevalue('nbgrader_release').read_text())
     else:
         original = json.loads((NOTEBOOKS / name).read_text(encoding='utf-8'))
     path = tmp_path / name
