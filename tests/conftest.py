@@ -198,9 +198,10 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-@pytest.fixture(scope='module')
+@pytest.fixture(scope='session')
 def shared_playground(browser, browser_context_args, site_url, pytestconfig):
-    """The main page booted once for a test file, lent to each of its tests by `playground`."""
+    """The main page booted once per worker, lent by `playground` to each test that asks for it, from every file
+    the worker runs (the check after each test is the same within a file and across files)."""
     shared = SharedPlayground(browser, browser_context_args, site_url, alone=pytestconfig.getoption('--alone'))
     yield shared
     shared.close()
@@ -208,7 +209,7 @@ def shared_playground(browser, browser_context_args, site_url, pytestconfig):
 
 @pytest.fixture
 def playground(shared_playground):
-    """The main page with Python ready, shared with the file's other tests: its output cleared, and after the
+    """The main page with Python ready, shared with the worker's other tests: its output cleared, and after the
     test a check (pytest_runtest_call) that it left nothing the next test would feel."""
     return shared_playground.lend()
 

@@ -135,18 +135,24 @@ print("tried")
 """
 
 
-def test_python_in_the_worker_cannot_reach_another_origin(page, site_url):
+def test_python_in_the_worker_cannot_reach_another_origin(playground, site_url):
     """connect-src 'self' holds in the worker: a program's fetch to another origin never leaves (this fails
     on a first visit to a plain host, whose worker has no policy yet). A blob: worker that a program starts
     cannot run either: worker-src is 'self', and a run that used `js` ends with its worker (test_trust.py),
     before a worker it started could run (seen: without the policy, no such worker ran)."""
     elsewhere = site_url.replace('127.0.0.1', 'localhost') + 'build.json'  # the same server, another origin
-    requests = []
-    page.on('request', lambda request: requests.append(request.url))
-    open_playground(page, site_url)
-    type_program(page, ESCAPES_FROM_PYTHON.replace('ELSEWHERE', elsewhere))
-    expect(run(page, AFTER_JS).locator('pre.stdout')).to_have_text('tried\n')
-    page.wait_for_timeout(500)
+    page, requests = playground, []
+
+    def saw(request):
+        requests.append(request.url)
+    page.on('request', saw)
+    try:
+        type_program(page, ESCAPES_FROM_PYTHON.replace('ELSEWHERE', elsewhere))
+        expect(run(page, AFTER_JS).locator('pre.stdout')).to_have_text('tried\n')
+        page.wait_for_timeout(500)
+    finally:
+        page.remove_listener('request', saw)
+    assert requests, 'the page made no request at all'
     assert elsewhere not in requests, 'the fetch to another origin left the page'
 
 

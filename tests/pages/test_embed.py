@@ -242,11 +242,11 @@ def test_a_bad_link_shows_a_message_and_the_first_example(page, site_url, kind):
     assert errors == []
 
 
-def test_embed_button_shows_an_iframe_line_that_works(fresh_playground, page):
-    playground = fresh_playground
+def test_embed_button_shows_an_iframe_line_that_works(playground, page):
     type_program(playground, 'print("embedded")\n')
     playground.get_by_test_id('embed').click()
     code = playground.get_by_test_id('embed-code').input_value()
+    playground.get_by_test_id('share-panel').locator('.panel-close').click()
     src = re.search(r'<iframe src="([^"]+)"', code).group(1).replace('&amp;', '&')
     assert '/embed.html#code=' in src
     page.goto(src)

@@ -352,16 +352,19 @@ def test_a_big_graph_is_drawn(playground):
     assert section.locator('svg g.node').count() == 1001 + 500
 
 
-def test_graph_tools_copy_dot_and_download_svg(fresh_playground, context):
-    context.grant_permissions(['clipboard-read', 'clipboard-write'])
-    type_program(fresh_playground, "draw_dot(Value(4.0, label='z'))\n")
-    section = run(fresh_playground)
-    section.get_by_role('button', name="Copy this graph's DOT source").click()
-    assert fresh_playground.evaluate('navigator.clipboard.readText()').startswith('digraph {')
-    with fresh_playground.expect_download() as download:
-        section.get_by_role('button', name='Download this graph as SVG').click()
-    assert download.value.suggested_filename == 'graph.svg'
-    assert '<svg' in open(download.value.path()).read()
+def test_graph_tools_copy_dot_and_download_svg(playground):
+    playground.context.grant_permissions(['clipboard-read', 'clipboard-write'])
+    try:
+        type_program(playground, "draw_dot(Value(4.0, label='z'))\n")
+        section = run(playground)
+        section.get_by_role('button', name="Copy this graph's DOT source").click()
+        assert playground.evaluate('navigator.clipboard.readText()').startswith('digraph {')
+        with playground.expect_download() as download:
+            section.get_by_role('button', name='Download this graph as SVG').click()
+        assert download.value.suggested_filename == 'graph.svg'
+        assert '<svg' in open(download.value.path()).read()
+    finally:
+        playground.context.clear_permissions()  # the worker's next test on this page is granted nothing
 
 
 def test_run_pressed_while_python_loads_runs_once_it_is_ready(page, site_url):

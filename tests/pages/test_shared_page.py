@@ -1,6 +1,8 @@
 """The check that runs after each test that borrowed the shared main page (support/shared_page.py): each thing
 a test could leave behind is left once here, and the check must name it. These tests hold a SharedPlayground of
-their own, so that the state they leave never reaches another test."""
+their own, so that the state they leave never reaches another test. Each that can, undoes what it left with what
+the page offers and sees the check pass again; the page is then lent to the next (`own`, booted once for the
+file); the others leave what cannot be undone and take a page of their own (`alone`)."""
 import pytest
 from playwright.sync_api import expect
 
@@ -10,8 +12,15 @@ from support.shared_page import SharedPlayground
 pytestmark = pytest.mark.usefixtures('site')
 
 
-@pytest.fixture
+@pytest.fixture(scope='module')
 def own(browser, browser_context_args, site_url):
+    shared = SharedPlayground(browser, browser_context_args, site_url)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture
+def alone(browser, browser_context_args, site_url):
     shared = SharedPlayground(browser, browser_context_args, site_url)
     yield shared
     shared.close()
@@ -19,17 +28,26 @@ def own(browser, browser_context_args, site_url):
 
 def test_a_page_left_as_it_was_lent_passes_and_is_lent_again_without_a_new_boot(own):
     page = own.lend()
+    boots = own.boots
     type_program(page, 'print("hello")\n')
     run(page)
     assert own.give_back(failed=False) == []
-    assert own.lend() is page and own.boots == 1
+    assert own.lend() is page and own.boots == boots
     expect(page.get_by_test_id('output').locator('section.run')).to_have_count(0)
+    assert own.give_back(failed=False) == []
 
 
-def left(own, leave):
+def left(own, leave, undo=None):
+    """What the check names after `leave(page)`; then `undo(page)` sets the page back, and the check must pass
+    again for the page to be lent to the next test (without `undo`, the page is replaced)."""
     page = own.lend()
     leave(page)
-    return ' '.join(own.give_back(failed=False))
+    found = ' '.join(own.give_back(failed=False))
+    if undo:
+        undo(page)
+        assert own.leftovers() == [], 'what the test left is still there after it was undone'
+        own.spoiled = False
+    return found
 
 
 def test_a_run_still_going_is_named(own):
@@ -37,7 +55,11 @@ def test_a_run_still_going_is_named(own):
         type_program(page, 'while True: pass\n')
         page.get_by_test_id('run').click()
         expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'running')
-    assert 'a run still going' in left(own, leave)
+
+    def undo(page):  # the site is isolated: Stop interrupts in place
+        page.get_by_test_id('stop').click()
+        expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+    assert 'a run still going' in left(own, leave, undo)
 
 
 def open_share_panel(page):
@@ -46,10 +68,13 @@ def open_share_panel(page):
 
 
 def test_an_open_panel_is_named(own):
-    assert "an open panel, notice or dialog: ['share-panel']" in left(own, open_share_panel)
+    def undo(page):
+        page.get_by_test_id('share-panel').locator('.panel-close').click()
+    assert "an open panel, notice or dialog: ['share-panel']" in left(own, open_share_panel, undo)
 
 
-def test_a_notice_is_named(own):
+def test_a_notice_is_named(alone):
+    own = alone
     def leave(page):
         page.evaluate("location.hash = '#code=not-a-link'")
         expect(page.get_by_test_id('notice')).to_be_visible()
@@ -59,16 +84,18 @@ def test_a_notice_is_named(own):
 def test_a_name_left_in_a_named_env_is_named(own):
     def leave(page):
         page.evaluate("window.playground.session.run({ code: 'kept = 1', env: 'left-behind' }, () => {}).then(() => null)")
-    assert "a name left in a namespace" in left(own, leave)
+    assert "a name left in a namespace" in left(own, leave, lambda page: page.evaluate("window.playground.session.reset('left-behind')"))
 
 
-def test_a_python_that_failed_is_named(own):
+def test_a_python_that_failed_is_named(alone):
+    own = alone
     def leave(page):
         page.evaluate("window.playground.session.failed('the test ended it')")
     assert 'Python is not ready (its phase is failed)' in left(own, leave)
 
 
-def test_a_python_that_does_not_answer_is_named(own):
+def test_a_python_that_does_not_answer_is_named(alone):
+    own = alone
     def leave(page):  # a run the cell knows nothing of: its status says ready
         page.evaluate("() => { window.playground.session.run({ code: 'while True: pass', env: null }, () => {}); }")
     own.probe_timeout_ms = 2000
@@ -76,8 +103,15 @@ def test_a_python_that_does_not_answer_is_named(own):
 
 
 def test_a_route_and_a_listener_are_named(own):
-    assert 'a route or an event listener' in left(own, lambda page: page.route('**/nothing', lambda route: route.abort()))
-    assert 'a route or an event listener' in left(own, lambda page: page.on('console', lambda message: None))
+    def abort(route):
+        route.abort()
+
+    def heard(message):
+        pass
+    assert 'a route or an event listener' in left(own, lambda page: page.route('**/nothing', abort),
+                                                  lambda page: page.unroute('**/nothing', abort))
+    assert 'a route or an event listener' in left(own, lambda page: page.on('console', heard),
+                                                  lambda page: page.remove_listener('console', heard))
 
 
 def test_a_request_that_left_this_machine_is_named(own):
@@ -85,24 +119,25 @@ def test_a_request_that_left_this_machine_is_named(own):
         blank = page.context.new_page()
         blank.evaluate("fetch('https://example.com/').catch(() => {})")
         blank.close()
-    assert 'a request that left this machine' in left(own, leave)
+    assert 'a request that left this machine' in left(own, leave, lambda page: own.attempts.clear())
 
 
 def test_a_resized_window_is_named(own):
-    assert 'the window resized to' in left(own, lambda page: page.set_viewport_size({'width': 600, 'height': 900}))
+    assert 'the window resized to' in left(own, lambda page: page.set_viewport_size({'width': 600, 'height': 900}),
+                                           lambda page: page.set_viewport_size(own.viewport))
 
 
 def test_kept_points_are_named(own):
     def leave(page):
         page.evaluate("window.playground.cell.points.set([[0.5, 0.5, 1]])")
-    assert "the learner's points" in left(own, leave)
+    assert "the learner's points" in left(own, leave, lambda page: page.evaluate("window.playground.cell.points.set(null)"))
 
 
-def test_a_page_that_left_something_or_failed_is_replaced(own):
-    first = own.lend()
+def test_a_page_that_left_something_or_failed_is_replaced(alone):
+    first = alone.lend()
     open_share_panel(first)
-    assert own.give_back(failed=False)
-    second = own.lend()
-    assert second is not first and first.is_closed() and own.boots == 2
-    assert own.give_back(failed=True) == []
-    assert own.lend() is not second and own.boots == 3
+    assert alone.give_back(failed=False)
+    second = alone.lend()
+    assert second is not first and first.is_closed() and alone.boots == 2
+    assert alone.give_back(failed=True) == []
+    assert alone.lend() is not second and alone.boots == 3

@@ -168,16 +168,19 @@ def test_the_text_view_matches_the_graph(playground):
         expect(node(graph, label)).to_contain_text(f'grad {grad}')
 
 
-def test_the_neuron_fits_its_panel_on_a_1400_px_window(page, site_url):
+def test_the_neuron_fits_its_panel_on_a_1400_px_window(playground):
+    page, size = playground, playground.viewport_size
     page.set_viewport_size({'width': 1400, 'height': 900})
-    open_playground(page, site_url)
-    load_example(page, 'neuron.py')
-    section = run(page)
-    view = section.locator('.graph-view').bounding_box()
-    for label in ['o', 'x1', 'w2', 'b']:
-        box = node(section.locator('svg').first, label).bounding_box()
-        assert box['x'] >= view['x'] - 1 and box['x'] + box['width'] <= view['x'] + view['width'] + 1, label
-        assert box['y'] >= view['y'] - 1 and box['y'] + box['height'] <= view['y'] + view['height'] + 1, label
+    try:
+        load_example(page, 'neuron.py')
+        section = run(page)
+        view = section.locator('.graph-view').bounding_box()
+        for label in ['o', 'x1', 'w2', 'b']:
+            box = node(section.locator('svg').first, label).bounding_box()
+            assert box['x'] >= view['x'] - 1 and box['x'] + box['width'] <= view['x'] + view['width'] + 1, label
+            assert box['y'] >= view['y'] - 1 and box['y'] + box['height'] <= view['y'] + view['height'] + 1, label
+    finally:
+        page.set_viewport_size(size)  # the worker's other tests share this page
 
 
 BIG_CHAIN = "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001\ny.label = 'out'\ny.backward()\ndraw_dot(y)\n"

@@ -100,13 +100,18 @@ print("asked")
 '''
 
 
-def test_a_timer_of_a_run_never_fires_after_it(page, site_url):
-    requests = []
-    page.on('request', lambda request: requests.append(request.url))
-    open_playground(page, site_url)
-    run_program(page, LATE_FETCH)
-    run_program(page, 'print("next")')
-    page.wait_for_timeout(500)
+def test_a_timer_of_a_run_never_fires_after_it(playground):
+    page, requests = playground, []
+
+    def saw(request):
+        requests.append(request.url)
+    page.on('request', saw)
+    try:
+        run_program(page, LATE_FETCH)
+        run_program(page, 'print("next")')
+        page.wait_for_timeout(500)
+    finally:
+        page.remove_listener('request', saw)
     assert any(url.endswith('/index.html') for url in requests), 'the run did not fetch at all'
     assert not any('late-callback-ran' in url for url in requests), 'the callback ran after its run ended'
 

@@ -1,6 +1,6 @@
-"""One booted main page lent to the tests of a file, as pytest-pyodide's `selenium_module_scope` boots one page
-per module and its `selenium` fixture lends it to each test (tests/conftest.py: `playground`; a test that
-needs a page of its own asks for `fresh_playground`).
+"""One booted main page lent to the tests of a worker, as pytest-pyodide's `selenium_module_scope` boots one page
+per module and its `selenium` fixture lends it to each test (tests/conftest.py: `playground`, booted once per
+worker for every file it runs; a test that needs a page of its own asks for `fresh_playground`).
 
 The page promises that one Run cannot change the next; what a test can leave behind that the next would feel
 is checked after each test, inside the test's own call (conftest.pytest_runtest_call), as Pyodide's
