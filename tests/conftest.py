@@ -17,7 +17,7 @@ from support.suite_clock import (pytest_configure, pytest_runtest_protocol, pyte
                                  pytest_runtest_teardown)
 from backprop_playground.build import build  # noqa: E402
 from backprop_playground.paths import DIST  # noqa: E402
-from support import LAN_HOST, ROOT, block_the_network  # noqa: E402
+from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network  # noqa: E402
 from support.assignment import nbgrader, source_notebook  # noqa: E402
 from support.cdn import CDN, installed_package  # noqa: E402
 from support.course import IDS  # noqa: E402
@@ -183,9 +183,6 @@ def context(request, new_context, shared_tab):
 @pytest.fixture
 def page(context, shared_tab):
     return shared_tab.page if context is shared_tab.context else context.new_page()
-
-
-CALL_FAILED = pytest.StashKey[bool]()
 
 
 @pytest.hookimpl(wrapper=True)

@@ -25,6 +25,10 @@ LOCAL_HOSTS = {'127.0.0.1', 'localhost', LAN_HOST}
 # always have it). A first visit's page is never controlled by the worker, so nothing else depends on it.
 SERVICE_WORKER = pytest.mark.browser_context_args(service_workers='allow')
 
+# Whether a test's call failed, in its item's stash (conftest.pytest_runtest_makereport): a browser it borrowed
+# is then not lent again.
+CALL_FAILED = pytest.StashKey[bool]()
+
 
 def block_the_network(context):
     """Blocks every request of a Playwright context that leaves this machine; returns those it tried."""
