@@ -15,10 +15,12 @@ import importlib.util
 import os
 import shutil
 import stat
+import warnings
 from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.firefox.service import Service
 
 from selenium.webdriver.common.by import By
@@ -33,7 +35,7 @@ from smoke_cases import (test_a_classroom_learner_joins_and_an_assignment_scores
                          test_the_main_page_runs_draws_and_stops,
                          test_a_value_explains_its_grad_and_a_quiz_marks_predictions,
                          test_only_this_machine_is_reached_and_the_refusing_proxy_sees_any_other_host)
-from support import LAN_HOST, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
+from support import CALL_FAILED, LAN_HOST, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
 from support.drivers import Engine, part, state, type_program, wait, wait_ready
 
 FIREFOX = shutil.which('firefox-esr') or shutil.which('firefox')
@@ -76,6 +78,7 @@ def start_firefox(guard, tmp_path, profile=None, **preferences):
     options = webdriver.FirefoxOptions()
     options.binary_location = FIREFOX
     options.add_argument('-headless')
+    options.add_argument('-remote-allow-system-access')  # LentFirefox clears the browser's data from its chrome
     if profile:
         options.add_argument('-profile')
         options.add_argument(str(profile))
@@ -98,7 +101,7 @@ def start_firefox(guard, tmp_path, profile=None, **preferences):
 @pytest.fixture(scope='session')
 def started_profile(guard, tmp_path_factory):
     """A profile that Firefox has started in once, on about:blank, and closed: no site's data, but the databases
-    and caches a first start writes. Each test's Firefox starts in a copy of it, in 1.0 s instead of 2.0 s (and
+    and caches a first start writes. A file's Firefox (LentFirefox) starts in a copy of it, in 1.0 s instead of 2.0 s (and
     1.4 s of processor time instead of 2.5 s) here."""
     folder = tmp_path_factory.mktemp('firefox') / 'profile'
     folder.mkdir()
@@ -112,13 +115,75 @@ def copy_of(profile, tmp_path):
     return copy
 
 
+# Everything a site can keep (storage, caches, cookies, service workers, permissions, the HTTP cache), deleted
+# through Firefox's own clear-data service, as its "Clear all history" does; then no service worker may be left.
+CLEAR_ALL = """const done = arguments[arguments.length - 1];
+Services.clearData.deleteData(Ci.nsIClearDataService.CLEAR_ALL, (failed) => {
+  const workers = Cc["@mozilla.org/serviceworkers/manager;1"].getService(Ci.nsIServiceWorkerManager).getAllRegistrations();
+  done({ failed, workers: workers.length });
+});"""
+
+
+class LentFirefox:
+    """One Firefox lent to each test of the file in turn (a start costs about 1.5 s of processor time). After a
+    test its other windows close, it goes to about:blank and every site's data is deleted; a test that failed,
+    or a browser that cannot be set back, ends it, and the next test gets a new one."""
+
+    def __init__(self, guard, folder, profile):
+        self.guard, self.folder, self.profile = guard, folder, profile
+        self.driver = None
+        self.starts = 0
+
+    def lend(self):
+        if self.driver is None:
+            self.starts += 1
+            start = self.folder / str(self.starts)
+            start.mkdir()
+            self.driver = start_firefox(self.guard, start, profile=copy_of(self.profile, start))
+        return self.driver
+
+    def give_back(self, failed):
+        """Sets the browser back for the next test, or ends it; returns what could not be set back."""
+        left = 'the test failed' if failed else self.set_back()
+        if left:
+            self.close()
+            if not failed:
+                warnings.warn(f'{left}: the next test gets a new Firefox')
+        return left
+
+    def set_back(self):
+        driver = self.driver
+        try:
+            for handle in driver.window_handles[1:]:
+                driver.switch_to.window(handle)
+                driver.close()
+            driver.switch_to.window(driver.window_handles[0])
+            driver.get('about:blank')
+            with driver.context(driver.CONTEXT_CHROME):
+                cleared = driver.execute_async_script(CLEAR_ALL)
+        except WebDriverException as error:
+            return f'Firefox could not be set back: {error.msg}'
+        return f"Firefox kept some of a site's data: {cleared}" if cleared != {'failed': 0, 'workers': 0} else None
+
+    def close(self):
+        if self.driver:
+            self.driver.quit()
+        self.driver = None
+
+
+@pytest.fixture(scope='module')
+def lent_firefox(guard, tmp_path_factory, started_profile):
+    lent = LentFirefox(guard, tmp_path_factory.mktemp('firefox-lent'), started_profile)
+    yield lent
+    lent.close()
+
+
 @pytest.fixture
-def engine(guard, tmp_path, started_profile):
-    driver = start_firefox(guard, tmp_path, profile=copy_of(started_profile, tmp_path))
-    try:
-        yield driver, Engine(agent='Firefox/', stop_in_place=True, revisit=lambda driver, url: driver.get(url))
-    finally:
-        driver.quit()
+def engine(lent_firefox, guard, request):
+    driver = lent_firefox.lend()
+    guard.attempts.clear()
+    yield driver, Engine(agent='Firefox/', stop_in_place=True, revisit=lambda driver, url: driver.get(url))
+    lent_firefox.give_back(failed=request.node.stash.get(CALL_FAILED, True))
     assert guard.attempts == [], f"the browser tried to reach the network: {guard.attempts}"
 
 
@@ -141,3 +206,20 @@ def test_the_policy_that_treats_a_lan_name_as_secure_gives_the_service_worker_an
     finally:
         driver.quit()
     assert guard.attempts == [], f"the browser tried to reach the network: {guard.attempts}"
+
+
+def test_the_lent_firefox_is_set_back_to_no_sites_data(lent_firefox, guard, site_url):
+    """What LentFirefox does between tests: a site's storage, caches and cookies are gone for the next test."""
+    driver = lent_firefox.lend()
+    keep = """const done = arguments[arguments.length - 1];
+        localStorage.setItem('left', '1'); document.cookie = 'left=1';
+        caches.open('left').then(() => caches.keys()).then((keys) => done([localStorage.length, keys, document.cookie]));"""
+    driver.get(site_url + 'not-a-page')  # a 404 of the site: its origin, without a Python
+    assert driver.execute_async_script(keep) == [1, ['left'], 'left=1']
+    assert lent_firefox.give_back(failed=False) is None
+    assert lent_firefox.lend() is driver, 'set back, not replaced'
+    driver.get(site_url + 'not-a-page')
+    assert driver.execute_async_script(keep.replace("localStorage.setItem('left', '1'); document.cookie = 'left=1';", '')
+                                       .replace("caches.open('left').then(() => caches.keys())", 'caches.keys()')) == [0, [], '']
+    assert lent_firefox.give_back(failed=False) is None
+    assert guard.attempts == []
