@@ -77,20 +77,30 @@ NEW_SESSION_TIMEOUT_S = 20
 START_ATTEMPTS = 4
 COMMAND_TIMEOUT_S = 150  # above the page load and script timeouts: a hung driver fails a test, not the suite
 MINIBROWSERS = sorted(glob.glob('/usr/lib/*/webkit2gtk-4.*/MiniBrowser') + glob.glob('/usr/libexec/webkit2gtk-4.*/MiniBrowser'))
-# A browser that crashes leaves its core file in the log's folder, and the watcher writes gdb's backtrace of it
-# beside the exit status (the message of BrowserEndedWhileStarting quotes it).
+# A browser that crashes leaves its core file beside the log (where the kernel writes a file named "core", as
+# here), and the watcher writes its exit status at once; BrowserEndedWhileStarting then quotes gdb's backtrace.
 WATCHER = """#!/bin/sh
 cd "$(dirname "$WATCHED_BROWSER_EXIT")" && ulimit -c unlimited
 "$WATCHED_BROWSER" "$@"
 status=$?
-if [ "$status" -gt 128 ] && [ -f core ] && command -v gdb > /dev/null; then
-  timeout 120 gdb -batch -nx -ex 'info threads' -ex 'bt 40' -ex 'thread apply all bt 12' "$WATCHED_BROWSER" core \
-    > "$WATCHED_BROWSER_EXIT.backtrace" 2>&1
-  rm -f core
-fi
+[ -f core ] && mv core "$WATCHED_BROWSER_EXIT.core"
 echo "$status" > "$WATCHED_BROWSER_EXIT"
 exit $status
 """
+BACKTRACE_TIMEOUT_S = 60
+
+
+def backtrace(browser, core):
+    """gdb's backtrace of a crashed browser's core file (deleted after), or why there is none."""
+    if not core.exists():
+        return 'no core file (the kernel writes none, or writes it elsewhere)'
+    try:
+        return subprocess.run(['gdb', '-batch', '-nx', '-ex', 'info threads', '-ex', 'bt 40', '-ex', 'thread apply all bt 12',
+                               browser, str(core)], capture_output=True, text=True, timeout=BACKTRACE_TIMEOUT_S).stdout[:6000]
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f'gdb gave none: {error}'
+    finally:
+        core.unlink(missing_ok=True)
 
 
 class BrowserEndedWhileStarting(Exception):
@@ -157,10 +167,10 @@ def start_webkit(display, proxy, log):
         service.stop()
         thread.join()
         if exit_file.exists():
-            backtrace = Path(f'{exit_file}.backtrace')
-            said = f"; gdb's backtrace ({backtrace}): {backtrace.read_text()[:6000]}" if backtrace.exists() else ''
-            raise BrowserEndedWhileStarting(f"MiniBrowser ended with status {exit_file.read_text().strip()} before its "
-                                            f"session answered (139: a segmentation fault){said}")
+            status = exit_file.read_text().strip()
+            said = f"; gdb's backtrace: {backtrace(MINIBROWSERS[-1], Path(f'{exit_file}.core'))}" if int(status) > 128 else ''
+            raise BrowserEndedWhileStarting(f"MiniBrowser ended with status {status} before its session answered "
+                                            f"(139: a segmentation fault){said}")
         raise started['error']
     driver = started['driver']
     config.timeout = COMMAND_TIMEOUT_S
