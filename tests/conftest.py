@@ -21,7 +21,7 @@ from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network  # noqa: E402
 from support.assignment import nbgrader, source_notebook  # noqa: E402
 from support.cdn import CDN, installed_package  # noqa: E402
 from support.course import IDS  # noqa: E402
-from support.pages import open_playground  # noqa: E402
+from support.pages import open_playground, seen_requests  # noqa: E402
 from support.servers import serving, static_origin, stop  # noqa: E402
 from support.shared_page import SharedPlayground, SharedTab  # noqa: E402
 
@@ -246,13 +246,8 @@ def course_page(page, site_url):
 @pytest.fixture
 def requests(context):
     """The URL of every request the pages of the context make, as they make them."""
-    seen = []
-
-    def saw(request):
-        seen.append(request.url)
-    context.on('request', saw)
-    yield seen
-    context.remove_listener('request', saw)
+    with seen_requests(context) as seen:
+        yield seen
 
 
 # nbgrader.

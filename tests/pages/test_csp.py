@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from backprop_playground import policy
 from support import ROOT, SERVICE_WORKER, STARTUP_TIMEOUT_MS, wait_until
 from support.course import IDS
-from support.pages import article, cells, check, exercise, load_example, open_playground, press_run, run, type_program
+from support.pages import (article, cells, check, exercise, load_example, open_playground, press_run, run, seen_requests,
+                           type_program)
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -141,17 +142,10 @@ def test_python_in_the_worker_cannot_reach_another_origin(playground, site_url):
     cannot run either: worker-src is 'self', and a run that used `js` ends with its worker (test_trust.py),
     before a worker it started could run (seen: without the policy, no such worker ran)."""
     elsewhere = site_url.replace('127.0.0.1', 'localhost') + 'build.json'  # the same server, another origin
-    page, requests = playground, []
-
-    def saw(request):
-        requests.append(request.url)
-    page.on('request', saw)
-    try:
-        type_program(page, ESCAPES_FROM_PYTHON.replace('ELSEWHERE', elsewhere))
-        expect(run(page, AFTER_JS).locator('pre.stdout')).to_have_text('tried\n')
-        page.wait_for_timeout(500)
-    finally:
-        page.remove_listener('request', saw)
+    with seen_requests(playground) as requests:
+        type_program(playground, ESCAPES_FROM_PYTHON.replace('ELSEWHERE', elsewhere))
+        expect(run(playground, AFTER_JS).locator('pre.stdout')).to_have_text('tried\n')
+        playground.wait_for_timeout(500)
     assert elsewhere not in requests, 'the fetch to another origin left the page'
 
 

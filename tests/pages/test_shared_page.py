@@ -12,18 +12,14 @@ from support.shared_page import SharedPlayground
 pytestmark = pytest.mark.usefixtures('site')
 
 
-@pytest.fixture(scope='module')
-def own(browser, browser_context_args, site_url):
+def lent_page(browser, browser_context_args, site_url):
     shared = SharedPlayground(browser, browser_context_args, site_url)
     yield shared
     shared.close()
 
 
-@pytest.fixture
-def alone(browser, browser_context_args, site_url):
-    shared = SharedPlayground(browser, browser_context_args, site_url)
-    yield shared
-    shared.close()
+own = pytest.fixture(lent_page, scope='module', name='own')
+alone = pytest.fixture(lent_page, name='alone')
 
 
 def test_a_page_left_as_it_was_lent_passes_and_is_lent_again_without_a_new_boot(own):
@@ -74,11 +70,10 @@ def test_an_open_panel_is_named(own):
 
 
 def test_a_notice_is_named(alone):
-    own = alone
     def leave(page):
         page.evaluate("location.hash = '#code=not-a-link'")
         expect(page.get_by_test_id('notice')).to_be_visible()
-    assert "an open panel, notice or dialog: ['notice']" in left(own, leave)
+    assert "an open panel, notice or dialog: ['notice']" in left(alone, leave)
 
 
 def test_a_name_left_in_a_named_env_is_named(own):
@@ -88,18 +83,16 @@ def test_a_name_left_in_a_named_env_is_named(own):
 
 
 def test_a_python_that_failed_is_named(alone):
-    own = alone
     def leave(page):
         page.evaluate("window.playground.session.failed('the test ended it')")
-    assert 'Python is not ready (its phase is failed)' in left(own, leave)
+    assert 'Python is not ready (its phase is failed)' in left(alone, leave)
 
 
 def test_a_python_that_does_not_answer_is_named(alone):
-    own = alone
     def leave(page):  # a run the cell knows nothing of: its status says ready
         page.evaluate("() => { window.playground.session.run({ code: 'while True: pass', env: null }, () => {}); }")
-    own.probe_timeout_ms = 2000
-    assert 'Python did not answer within 2000 ms' in left(own, leave)
+    alone.probe_timeout_ms = 2000
+    assert 'Python did not answer within 2000 ms' in left(alone, leave)
 
 
 def test_a_route_and_a_listener_are_named(own):

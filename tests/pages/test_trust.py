@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from support import STARTUP_TIMEOUT_MS
 from support.course import IDS
-from support.pages import check, exercise, open_playground, run, set_code, type_program
+from support.pages import check, exercise, open_playground, run, seen_requests, set_code, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -101,17 +101,10 @@ print("asked")
 
 
 def test_a_timer_of_a_run_never_fires_after_it(playground):
-    page, requests = playground, []
-
-    def saw(request):
-        requests.append(request.url)
-    page.on('request', saw)
-    try:
-        run_program(page, LATE_FETCH)
-        run_program(page, 'print("next")')
-        page.wait_for_timeout(500)
-    finally:
-        page.remove_listener('request', saw)
+    with seen_requests(playground) as requests:
+        run_program(playground, LATE_FETCH)
+        run_program(playground, 'print("next")')
+        playground.wait_for_timeout(500)
     assert any(url.endswith('/index.html') for url in requests), 'the run did not fetch at all'
     assert not any('late-callback-ran' in url for url in requests), 'the callback ran after its run ended'
 

@@ -2,6 +2,7 @@
 notebook.html, articles on another origin, and axe. Each waits for what the page's contract says
 (docs/contract.md, "The page contract") rather than for a time."""
 import base64
+import contextlib
 import html
 import json
 import re
@@ -14,6 +15,21 @@ from playwright.sync_api import expect
 
 from . import ROOT, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
 from .course import IDS
+
+@contextlib.contextmanager
+def seen_requests(target):
+    """The URL of every request a page (or a context's pages) makes while the block runs, as it makes it; the
+    listener is removed after, so a shared page is left as it was."""
+    seen = []
+
+    def saw(request):
+        seen.append(request.url)
+    target.on('request', saw)
+    try:
+        yield seen
+    finally:
+        target.remove_listener('request', saw)
+
 
 # The main page (index.html): one cell bound to the page's markup.
 

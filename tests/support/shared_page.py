@@ -24,7 +24,7 @@ VERDICT_TIMEOUT_MS = 15_000  # the page's own limit for a run's verdict is 10 s 
 
 
 class Lent:
-    """A browser context and its one page, lent to a file's tests one after another until one spoils them."""
+    """A browser context and its one page, lent to tests one after another until one spoils them."""
 
     def __init__(self, browser, context_args, alone):
         self.browser, self.context_args, self.alone = browser, context_args, alone
