@@ -4,6 +4,7 @@ room.html, answers and hands in; `nbgrader autograde` grades the hand-ins where 
 nbgrader writes goes to its learner alone, shown without running its scripts. A hand-in made while the
 server is stopped arrives after it starts again, and the board shows the hand-ins."""
 import json
+import shutil
 
 import pytest
 from playwright.sync_api import expect
@@ -18,16 +19,23 @@ pytestmark = pytest.mark.usefixtures('site')
 FILE = 'assignment.ipynb'
 
 
-@pytest.fixture
-def course(tmp_path):
-    """An nbgrader course in the room's folder, ps1 released by `nbgrader generate_assignment`."""
-    folder = tmp_path / 'course'
+@pytest.fixture(scope='module')
+def released(tmp_path_factory):
+    """An nbgrader course with ps1 released by `nbgrader generate_assignment`, made once for the file (each
+    nbgrader command takes about 3 s of processor time to start)."""
+    folder = tmp_path_factory.mktemp('released') / 'course'
     (folder / 'source' / 'ps1').mkdir(parents=True)
     (folder / 'nbgrader_config.py').write_text('c = get_config()\nc.CourseDirectory.course_id = "backprop"\n'
                                                'c.CourseDirectory.db_assignments = [dict(name="ps1")]\n')
     (folder / 'source' / 'ps1' / FILE).write_text(source_notebook())
     nbgrader(folder, 'generate_assignment', 'ps1')
     return folder
+
+
+@pytest.fixture
+def course(released, tmp_path):
+    """The released course, copied into the room's folder: the test hands in, grades and changes it there."""
+    return shutil.copytree(released, tmp_path / 'course')
 
 
 @pytest.fixture

@@ -56,6 +56,7 @@ class SharedPlayground(Lent):
         self.url = url
         self.boots = 0
         self.probe_timeout_ms = PROBE_TIMEOUT_MS
+        self.verdict_timeout_ms = VERDICT_TIMEOUT_MS
 
     def lend(self):
         if self.page is None or self.page.is_closed() or self.spoiled or self.alone:
@@ -97,7 +98,7 @@ class SharedPlayground(Lent):
             while (!cell.busy && session.state.phase === "loading" && Date.now() < deadline) {
                 await new Promise((resolve) => setTimeout(resolve, 50));
             }
-        }''', [STARTUP_TIMEOUT_MS, VERDICT_TIMEOUT_MS])
+        }''', [STARTUP_TIMEOUT_MS, self.verdict_timeout_ms])
         if self.attempts:
             found.append(f'a request that left this machine: {self.attempts}')
         if page.viewport_size != self.viewport:
