@@ -131,6 +131,7 @@ def test_python_in_the_worker_cannot_evaluate_javascript(playground):
 
 
 ESCAPES_FROM_PYTHON = """import js
+js.fetch("SAME")
 js.fetch("ELSEWHERE")
 print("tried")
 """
@@ -142,10 +143,12 @@ def test_python_in_the_worker_cannot_reach_another_origin(playground, site_url):
     cannot run either: worker-src is 'self', and a run that used `js` ends with its worker (test_trust.py),
     before a worker it started could run (seen: without the policy, no such worker ran)."""
     elsewhere = site_url.replace('127.0.0.1', 'localhost') + 'build.json'  # the same server, another origin
+    same = site_url + 'build.json?from-the-worker'
     with seen_requests(playground) as requests:
-        type_program(playground, ESCAPES_FROM_PYTHON.replace('ELSEWHERE', elsewhere))
+        type_program(playground, ESCAPES_FROM_PYTHON.replace('SAME', same).replace('ELSEWHERE', elsewhere))
         expect(run(playground, AFTER_JS).locator('pre.stdout')).to_have_text('tried\n')
         playground.wait_for_timeout(500)
+    assert same in requests, "the worker's fetch to its own origin was not seen: the check below could not fail"
     assert elsewhere not in requests, 'the fetch to another origin left the page'
 
 

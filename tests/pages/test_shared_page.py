@@ -115,6 +115,11 @@ def test_a_request_that_left_this_machine_is_named(own):
     assert 'a request that left this machine' in left(own, leave, lambda page: own.attempts.clear())
 
 
+def test_a_permission_granted_is_named(own):
+    assert 'permissions granted' in left(own, lambda page: page.context.grant_permissions(['clipboard-read', 'clipboard-write']),
+                                         lambda page: page.context.clear_permissions())
+
+
 def test_a_resized_window_is_named(own):
     assert 'the window resized to' in left(own, lambda page: page.set_viewport_size({'width': 600, 'height': 900}),
                                            lambda page: page.set_viewport_size(own.viewport))

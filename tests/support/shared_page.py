@@ -64,6 +64,7 @@ class SharedPlayground(Lent):
             open_playground(self.page, self.url)
             self.boots += 1
             self.fresh_state = self.probe()
+            self.permissions = permissions(self.page)
         else:
             self.page.get_by_test_id('clear').click()
             expect(self.page.get_by_test_id('output').locator('section.run')).to_have_count(0)
@@ -103,6 +104,8 @@ class SharedPlayground(Lent):
             found.append(f'a request that left this machine: {self.attempts}')
         if page.viewport_size != self.viewport:
             found.append(f'the window resized to {page.viewport_size} (lent at {self.viewport})')
+        if permissions(page) != self.permissions:
+            found.append(f'permissions granted: {permissions(page)} (at first: {self.permissions})')
         if handlers(page, self.context) != self.handlers:
             found.append(f'a route or an event listener added to the page or its context: '
                          f'{handlers(page, self.context)} (before: {self.handlers})')
@@ -135,6 +138,17 @@ class SharedPlayground(Lent):
         found = [] if failed else self.leftovers()
         self.spoiled = self.spoiled or failed or bool(found)
         return found
+
+
+# What a test may grant the page's context (Playwright's grant_permissions) that the page can read back.
+PERMISSIONS = ['clipboard-read', 'clipboard-write', 'geolocation', 'notifications', 'camera', 'microphone']
+
+
+def permissions(page):
+    """The state of each of PERMISSIONS, as the page's navigator.permissions gives it."""
+    return page.evaluate('''(names) => Promise.all(names.map((name) =>
+        navigator.permissions.query({ name }).then((status) => `${name}: ${status.state}`, () => `${name}: unknown`)))''',
+        PERMISSIONS)
 
 
 def handlers(page, context):
