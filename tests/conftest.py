@@ -18,7 +18,7 @@ from support.suite_clock import (pytest_configure, pytest_runtest_protocol, pyte
 from backprop_playground.build import build  # noqa: E402
 from backprop_playground.paths import DIST  # noqa: E402
 from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network  # noqa: E402
-from support.assignment import nbgrader, source_notebook  # noqa: E402
+from support.assignment import make_course  # noqa: E402
 from support.cdn import CDN, installed_package  # noqa: E402
 from support.course import IDS  # noqa: E402
 from support.pages import open_playground, seen_requests  # noqa: E402
@@ -252,29 +252,20 @@ def requests(context):
 
 # nbgrader.
 
-def make_course(folder):
-    """An nbgrader course in `folder` with the assignment ps1, its release made by `nbgrader generate_assignment`."""
-    (folder / 'nbgrader_config.py').write_text(
-        'c = get_config()\nc.CourseDirectory.course_id = "backprop"\n'
-        'c.CourseDirectory.db_assignments = [dict(name="ps1")]\n'
-        'c.CourseDirectory.db_students = [dict(id=name) for name in ["untouched", "right", "wrong_tanh", "from_source"]]\n')
-    (folder / 'source' / 'ps1').mkdir(parents=True)
-    (folder / 'source' / 'ps1' / 'assignment.ipynb').write_text(source_notebook())
-    nbgrader(folder, 'generate_assignment', 'ps1')
-    return folder
+STUDENTS = ['untouched', 'right', 'wrong_tanh', 'from_source']  # the students test_assignments hands in as
 
 
 @pytest.fixture(scope='module')
 def nbgrader_course(tmp_path_factory):
     """An nbgrader course of the file's own (its tests hand in and autograde there)."""
-    return make_course(tmp_path_factory.mktemp('course'))
+    return make_course(tmp_path_factory.mktemp('course'), STUDENTS)
 
 
 @pytest.fixture(scope='session')
 def made_release(tmp_path_factory):
     """nbgrader_release's course, made once per worker (each nbgrader command takes about 3 s of processor time
     to start): the release's path, and the course's files as they were made."""
-    course = make_course(tmp_path_factory.mktemp('release'))
+    course = make_course(tmp_path_factory.mktemp('release'), STUDENTS)
     return course / 'release' / 'ps1' / 'assignment.ipynb', files_of(course)
 
 

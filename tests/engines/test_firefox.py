@@ -210,16 +210,14 @@ def test_the_lent_firefox_is_set_back_to_no_sites_data(lent_firefox, guard, site
     """What LentFirefox does between tests: a site's storage, caches and cookies are gone for the next test."""
     try:
         driver = lent_firefox.lend()
-        keep = """const done = arguments[arguments.length - 1];
-            localStorage.setItem('left', '1'); document.cookie = 'left=1';
-            caches.open('left').then(() => caches.keys()).then((keys) => done([localStorage.length, keys, document.cookie]));"""
+        kept = "caches.keys().then((keys) => arguments[arguments.length - 1]([localStorage.length, keys, document.cookie]))"
+        keep = "localStorage.setItem('left', '1'); document.cookie = 'left=1'; caches.open('left').then(() => " + kept + ")"
         driver.get(site_url + 'not-a-page')  # a 404 of the site: its origin, without a Python
         assert driver.execute_async_script(keep) == [1, ['left'], 'left=1']
         assert lent_firefox.give_back(failed=False) is None
         assert lent_firefox.lend() is driver, 'set back, not replaced'
         driver.get(site_url + 'not-a-page')
-        assert driver.execute_async_script(keep.replace("localStorage.setItem('left', '1'); document.cookie = 'left=1';", '')
-                                           .replace("caches.open('left').then(() => caches.keys())", 'caches.keys()')) == [0, [], '']
+        assert driver.execute_async_script(kept) == [0, [], '']
         assert lent_firefox.give_back(failed=False) is None
         assert guard.attempts == []
     except BaseException:

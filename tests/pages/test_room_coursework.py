@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 import support.assignment as assignment
 from support import LAN_HOST, STARTUP_TIMEOUT_MS, block_the_network
-from support.assignment import autograde, nbgrader, source_notebook
+from support.assignment import autograde, make_course, nbgrader, source_notebook
 from support.pages import cells, saved, set_code
 from support.servers import RoomServer
 
@@ -23,13 +23,7 @@ FILE = 'assignment.ipynb'
 def released(tmp_path_factory):
     """An nbgrader course with ps1 released by `nbgrader generate_assignment`, made once for the file (each
     nbgrader command takes about 3 s of processor time to start)."""
-    folder = tmp_path_factory.mktemp('released') / 'course'
-    (folder / 'source' / 'ps1').mkdir(parents=True)
-    (folder / 'nbgrader_config.py').write_text('c = get_config()\nc.CourseDirectory.course_id = "backprop"\n'
-                                               'c.CourseDirectory.db_assignments = [dict(name="ps1")]\n')
-    (folder / 'source' / 'ps1' / FILE).write_text(source_notebook())
-    nbgrader(folder, 'generate_assignment', 'ps1')
-    return folder
+    return make_course(tmp_path_factory.mktemp('released') / 'course')
 
 
 @pytest.fixture

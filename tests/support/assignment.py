@@ -137,3 +137,16 @@ def autograde(course, *students):
             "    print(json.dumps({s.student.id: s.score for s in book.assignment_submissions('ps1')}))")
     done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True, cwd=course)
     return json.loads(done.stdout)
+
+
+def make_course(folder, students=()):
+    """An nbgrader course in `folder` with the assignment ps1, its release made by `nbgrader generate_assignment`;
+    `students` are put in its gradebook (others are added as they are graded)."""
+    config = 'c = get_config()\nc.CourseDirectory.course_id = "backprop"\nc.CourseDirectory.db_assignments = [dict(name="ps1")]\n'
+    if students:
+        config += f'c.CourseDirectory.db_students = [dict(id=name) for name in {list(students)!r}]\n'
+    (folder / 'source' / 'ps1').mkdir(parents=True)
+    (folder / 'nbgrader_config.py').write_text(config)
+    (folder / 'source' / 'ps1' / 'assignment.ipynb').write_text(source_notebook())
+    nbgrader(folder, 'generate_assignment', 'ps1')
+    return folder

@@ -104,11 +104,11 @@ class SharedPlayground(Lent):
             found.append(f'a request that left this machine: {self.attempts}')
         if page.viewport_size != self.viewport:
             found.append(f'the window resized to {page.viewport_size} (lent at {self.viewport})')
-        if permissions(page) != self.permissions:
-            found.append(f'permissions granted: {permissions(page)} (at first: {self.permissions})')
-        if handlers(page, self.context) != self.handlers:
-            found.append(f'a route or an event listener added to the page or its context: '
-                         f'{handlers(page, self.context)} (before: {self.handlers})')
+        granted, added = permissions(page), handlers(page, self.context)
+        if granted != self.permissions:
+            found.append(f'permissions granted: {granted} (at first: {self.permissions})')
+        if added != self.handlers:
+            found.append(f'a route or an event listener added to the page or its context: {added} (before: {self.handlers})')
         state = page.evaluate('''() => ({
             status: document.querySelector('[data-testid=status]').dataset.state,
             phase: window.playground.session.state.phase,
