@@ -56,6 +56,12 @@ def run_the_neuron_stop_and_run_again(driver, in_place):
     type_program(driver, page, "draw_dot(Value(2.0, label='again') * 3)")
     graph = press_run(driver, page).find_element(By.CSS_SELECTOR, 'svg')
     assert 'again' in graph.text and 'data 6.0000' in graph.text
+    # The standby Python (the one Stop swapped in, where it restarts) starts from the page's compiled interpreter:
+    # this engine can post a WebAssembly.Module to a worker.
+    standby = "return performance.getEntriesByName('python-standby-ready').map((m) => m.detail)"
+    wait(driver, lambda: driver.execute_script(standby), 'a standby Python', STARTUP_TIMEOUT_MS)
+    detail = driver.execute_script(standby)[0]
+    assert detail['compiled'] is True, detail
 
 
 def test_the_main_page_runs_draws_and_stops(engine, site_url):

@@ -127,10 +127,12 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
     assert set(runtime_files()) <= set(paths) and 'pyodide/runtime.zst' not in paths, paths
     load_example(page, 'neuron.py')
     expect(run(page).locator('svg')).to_contain_text('grad -1.5000')
-    # The standby Python (once no run went on for 1 s) starts from the files the page kept. With the tests'
-    # route set, Chromium keeps no HTTP cache, as an incognito window keeps almost none: it would fetch them again.
+    # The standby Python (once no run went on for 1 s) starts from the files the page kept, and from the
+    # interpreter the first one compiled. With the tests' route set, Chromium keeps no HTTP cache, as an incognito
+    # window keeps almost none: it would fetch them again, and compile the WebAssembly again.
     wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", 60_000)
-    assert page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail") == {'kept': True, 'packed': False}
+    assert page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail") == {
+        'kept': True, 'packed': False, 'compiled': True}
     assert [paths.count(path) for path in runtime_files()] == [1] * len(runtime_files()), paths
 
 

@@ -16,12 +16,20 @@ export class Interpreter {
     const base = new URL("..", import.meta.url).href; // the site's root, one folder up, wherever the page that uses it is
     let runtime = null;
     const downloaded = []; // what this worker says it fetched of the large files, kept once it is ready
+    let compiled = null; // the WebAssembly.Module it compiled, kept once it is ready
     this.port.onmessage = ({ data }) => {
+      if (data.type === "compiled") {
+        if (this.readyMessage === null) compiled = data.module;
+        return;
+      }
       if (data.type === "kept") {
         if (this.readyMessage === null) downloaded.push(data);
         return;
       }
-      if (data.type === "ready" && this.readyMessage === null) runtime.keep(downloaded.splice(0), data.start === "snapshot");
+      if (data.type === "ready" && this.readyMessage === null) {
+        runtime.keep(downloaded.splice(0), data.start === "snapshot");
+        runtime.keepCompiled(compiled);
+      }
       if (data.type === "failed" && this.readyMessage === null) forgetRuntime(base, runtime); // a Retry fetches it all again
       onMessage(data);
     };
@@ -44,6 +52,7 @@ export class Interpreter {
     this.worker.postMessage({ type: "init", base, precached: serviceWorker !== "none", keep: serviceWorker !== "controls",
       interruptBuffer: this.interruptBuffer, port: channel.port2 }, [channel.port2]);
     this.port.postMessage({ type: "files", value: files }, files ? [...files.values()] : []);
+    this.post({ type: "compiled", value: postable(runtime.compiled()) });
     this.hand("build", runtime.info);
     this.hand("wheels", runtime.wheels);
     this.hand("packed", files ? Promise.resolve(null) : runtime.packed, (bytes) => bytes?.slice(0));
@@ -79,6 +88,17 @@ function ownServiceWorker(base) {
     return self.isSecureContext === true && "serviceWorker" in self.navigator ? "will" : "none";
   } catch {
     return "none"; // a sandboxed frame refuses navigator.serviceWorker
+  }
+}
+
+/** `module` if this browser can post it to a worker, else null (that worker compiles its own). */
+function postable(module) {
+  if (!module) return null;
+  try {
+    structuredClone(module);
+    return module;
+  } catch {
+    return null;
   }
 }
 

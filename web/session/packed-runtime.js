@@ -51,6 +51,7 @@ export function forgetRuntime(base, runtime) {
 /** The large files as a page keeps them once a Python downloaded them: the wasm, the standard library, the snapshot's pieces. */
 function keeper(info, url) {
   const files = new Map();
+  let compiled = null;
   let wanted = null; // absolute URL -> {size, piece: whether it is a piece of the snapshot}
   info.then(({ packed, snapshot }) => {
     const pieces = Array.isArray(snapshot?.files) ? snapshot.files : [];
@@ -65,6 +66,18 @@ function keeper(info, url) {
           files.set(href, bytes);
         }
       }
+    },
+    /** Keeps the WebAssembly.Module that a Python which became ready compiled (the first one does). */
+    keepCompiled(module) {
+      if (!compiled && module instanceof WebAssembly.Module) compiled = module;
+    },
+    /**
+     * The compiled interpreter, or null: a Module is code only, which every instance shares and none can
+     * change, so a later Python starts without compiling 9 MB of WebAssembly again, nor the code its first runs
+     * tier up (the browser shares that between the instances too).
+     */
+    compiled() {
+      return compiled;
     },
     /** A copy of each large file the page has, by URL, or null while it has none. */
     keptFiles() {
@@ -181,5 +194,32 @@ export async function withPackedFiles(urls, unpacked, fetched, start) {
     return await start();
   } finally {
     globalThis.fetch = fetch;
+  }
+}
+
+/**
+ * Runs `start` (Pyodide's loadPyodide) with its WebAssembly instantiated from `compiled` (a Module the page
+ * kept), or compiled as usual and then given to `compiledOne(module)`. loadPyodide has no option for a
+ * compiled module: in a browser it calls WebAssembly.instantiateStreaming, which is itself again once `start`
+ * settles.
+ */
+export async function withCompiledRuntime(compiled, compiledOne, start) {
+  const { instantiateStreaming } = WebAssembly;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    if (compiled instanceof WebAssembly.Module) {
+      try {
+        return { instance: await WebAssembly.instantiate(compiled, imports), module: compiled };
+      } catch {
+        // compiled as usual below
+      }
+    }
+    const result = await instantiateStreaming.call(WebAssembly, source, imports);
+    compiledOne(result.module);
+    return result;
+  };
+  try {
+    return await start();
+  } finally {
+    WebAssembly.instantiateStreaming = instantiateStreaming;
   }
 }

@@ -99,7 +99,7 @@ export class PythonClient {
     if (message.type === "ready") {
       interpreter.readyMessage = message;
       // Read by tests: a restart is instant, and starts from the page's copy of the runtime (kept) or the packed one.
-      if (interpreter === this.standby) performance.mark("python-standby-ready", { detail: { kept: message.kept, packed: message.packed } });
+      if (interpreter === this.standby) performance.mark("python-standby-ready", { detail: { kept: message.kept, packed: message.packed, compiled: message.compiled } });
     }
     if (message.type === "reached") {
       interpreter.reached ??= message.reason; // the first way a run reached out: this worker will go

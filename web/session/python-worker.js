@@ -4,7 +4,7 @@
 // starts (packed-runtime.js); the wheels are unpacked straight into site-packages, so the start costs what a
 // bare loadPyodide costs; micropip loads only for a program that imports it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
-import { download, unpackRuntime, withPackedFiles } from "./packed-runtime.js";
+import { download, unpackRuntime, withCompiledRuntime, withPackedFiles } from "./packed-runtime.js";
 
 const STEPS = 3;
 let pyodide = null;
@@ -37,7 +37,7 @@ const post = (message) => send(message);
 const progress = (step, text) => post({ type: "progress", step, steps: STEPS, text });
 
 // What the page sends as it has it: {value} or {error}, once each.
-const fromPage = Object.fromEntries(["build", "wheels", "packed", "files"].map((type) => {
+const fromPage = Object.fromEntries(["build", "wheels", "packed", "files", "compiled"].map((type) => {
   let settle;
   const promise = new Promise((resolve, reject) => (settle = ({ value, error }) => (error ? reject(new Error(error)) : resolve(value))));
   promise.catch(() => {}); // reported where it is awaited
@@ -132,7 +132,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer }) {
   measure("engine");
   await Promise.all(handing);
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, packed: start.packed,
-    kept: start.kept, timings });
+    kept: start.kept, compiled: start.compiled, timings });
   warmUp();
 }
 
@@ -194,16 +194,25 @@ async function startPython(url, info, precached, fetched) {
   const { packed, snapshot: memory } = await info;
   // loadPyodide fetches the wasm and the standard library itself; the snapshot's pieces are joined above.
   const parts = (packed?.parts ?? []).filter(({ path }) => !(Array.isArray(memory?.files) && memory.files.includes(path)));
-  const started = await withPackedFiles(new Set(parts.map(({ path }) => url(path))), files, fetched, async () => {
+  const compiled = await fromPage.compiled.promise.catch(() => null);
+  const handOver = (module) => {
     try {
-      if (await snapshot) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
+      send({ type: "compiled", module });
     } catch {
-      // fall through to the plain boot
+      // a browser that cannot post a Module: later Pythons compile their own
     }
-    return { pyodide: await loadPyodide(options), from: "boot" };
-  });
+  };
+  const started = await withPackedFiles(new Set(parts.map(({ path }) => url(path))), files, fetched, () =>
+    withCompiledRuntime(compiled, handOver, async () => {
+      try {
+        if (await snapshot) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
+      } catch {
+        // fall through to the plain boot
+      }
+      return { pyodide: await loadPyodide(options), from: "boot" };
+    }));
   const found = await large;
-  return { ...started, packed: found?.from === "packed", kept: found?.from === "kept" };
+  return { ...started, packed: found?.from === "packed", kept: found?.from === "kept", compiled: compiled instanceof WebAssembly.Module };
 }
 
 /**
