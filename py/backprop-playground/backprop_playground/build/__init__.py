@@ -4,7 +4,8 @@
     pyodide.py         the Python runtime, the micropip wheel, the standard library stored
     wheels.py          scalargrad, the page's runtime and graphviz, for the page's Python
     snapshot.py        the memory snapshot (snapshot.mjs, under Node)
-    packed.py          the packed runtime for browsers without brotli (pack-runtime.mjs)
+    packed.py          the packed runtime for browsers without brotli (pack-runtime.mjs), made while the
+                       steps below run
     bundles.py         esbuild's bundles (the editor, charts, Markdown, the unpacking worker)
     service_worker.py  sw.js with its precache manifest (service-worker.mjs)
     compress.py        a .br (brotli.mjs) and a .gz beside each compressible file
@@ -52,14 +53,15 @@ def build_unlocked(full, dist):
     python_version, micropip = pyodide.copy_runtime(out)
     names = wheels.build_wheels(out)
     memory = snapshot.make_snapshot(out, names)
-    runtime = packed.pack_runtime(out, memory['files'])
+    runtime, write_packed = packed.pack_runtime(out, memory['files'])  # zstd runs while the steps below do
     bundles.bundle_modules(out)
     info = {'python': python_version, 'micropip': micropip, 'wheels': names, 'runtime': names[-1],
             'snapshot': memory, 'packed': runtime}
     out.put(dist / 'build.json', json.dumps(info, indent=2).encode())
-    out.delete_unmade(keep={dist / service_worker.SW}, keep_under={dist / docs.FOLDER})
+    out.delete_unmade(keep={dist / service_worker.SW, dist / packed.PACKED}, keep_under={dist / docs.FOLDER})
     service_worker.bundle_service_worker(out)
     compress.compress(dist)
+    write_packed()
     size = sum(p.stat().st_size for p in dist.rglob('*') if p.suffix not in ('.gz', '.br'))
     shown = dist.relative_to(ROOT) if dist.is_relative_to(ROOT) else dist
     print(f"built {shown}/: {size / 1e6:.1f} MB, Python {python_version}, wheels {', '.join(names)}")

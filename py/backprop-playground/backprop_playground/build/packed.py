@@ -7,6 +7,7 @@ so the three shrink together to 7.5 MB, against 11.8 MB as gzip and 8.4 MB as br
 multiple of 16 bytes: Pyodide reads the snapshot through a Uint32Array, which needs an aligned offset.
 """
 import hashlib
+import threading
 
 from ..paths import NODE_MODULES
 from . import kept
@@ -21,20 +22,36 @@ KIND, MOST = 'packed', 4  # in the build cache (kept.py): each about 7.5 MB
 
 
 def pack_runtime(out, snapshot):
-    """Writes PACKED, made again only when a part or the program changed (it takes about 30 s); returns build.json's entry.
-    `snapshot`: the snapshot's pieces."""
+    """Starts writing PACKED, made again only when a part or the program changed (zstd takes about 20 s of one
+    core, which the brotli of compress.py shares with it); returns build.json's entry and `finish()`, which waits
+    for the file and writes it. `snapshot`: the snapshot's pieces."""
     parts = [*FILES, *snapshot]
     digest = hashlib.sha256((HERE / PROGRAM).read_bytes())
     digest.update((NODE_MODULES / '@bokuweb' / 'zstd-wasm' / 'package.json').read_bytes())  # the encoder's version
     for part in parts:
         digest.update((out.dist / part).read_bytes())
-    data, _ = kept.kept_or_made(KIND, f"{digest.hexdigest()[:16]}.zst", MOST, lambda target: node(
-        PROGRAM, target, *(out.dist / part for part in parts), label='node: zstd for the packed runtime'))
-    out.put(out.dist / PACKED, data)
-    print(f"  {PACKED}: {(out.dist / PACKED).stat().st_size / 1e6:.1f} MB")
+    made = {}
+
+    def make():
+        try:
+            made['data'], _ = kept.kept_or_made(KIND, f"{digest.hexdigest()[:16]}.zst", MOST, lambda target: node(
+                PROGRAM, target, *(out.dist / part for part in parts), label='node: zstd for the packed runtime'))
+        except BaseException as error:  # a failed program's SystemExit too: finish() raises it in the build
+            made['error'] = error
+
+    packing = threading.Thread(target=make, name='packed runtime')
+    packing.start()
+
+    def finish():
+        packing.join()
+        if 'error' in made:
+            raise made['error']
+        out.put(out.dist / PACKED, made['data'])
+        print(f"  {PACKED}: {(out.dist / PACKED).stat().st_size / 1e6:.1f} MB")
+
     placed, offset = [], 0
     for part in parts:
         size = (out.dist / part).stat().st_size
         placed.append({'path': part, 'offset': offset, 'size': size})
         offset += -(-size // 16) * 16
-    return {'file': PACKED, 'decoder': DECODER, 'size': offset, 'parts': placed}
+    return {'file': PACKED, 'decoder': DECODER, 'size': offset, 'parts': placed}, finish

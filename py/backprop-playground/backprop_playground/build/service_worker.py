@@ -13,7 +13,8 @@ from .tools import HERE, esbuild, node
 SOURCE = 'offline/sw.js'
 SW = 'sw.js'
 PROGRAM = 'service-worker.mjs'
-UNLISTED = ('.gz', '.br', '.partial')  # besides sw.js and the docs: the manifest lists fewer (PROGRAM's globIgnores)
+# Besides sw.js and the docs, as PROGRAM's globIgnores (the packed runtime is being written while this runs).
+UNLISTED = ('.gz', '.br', '.zst', '.partial')
 
 
 def bundle_service_worker(out):
