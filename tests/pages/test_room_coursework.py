@@ -132,6 +132,8 @@ def test_a_hand_in_waits_while_the_server_is_away_and_the_board_shows_it(page, c
     status = page.get_by_test_id('hand-in-status')
     expect(status).to_have_attribute('data-state', 'waiting', timeout=10_000)
     expect(status).to_contain_text('Not sent yet')
+    # The failed send told the page's heartbeat at once: the notice shows, and the hand-in goes when it hears the server.
+    assert page.get_by_test_id('network-notice').is_visible()
     assert not (course / 'submitted').exists()
     room.start()
     expect(status).to_have_attribute('data-state', 'handed-in', timeout=30_000)

@@ -19,6 +19,12 @@ const RESEND_MS = 15_000;
 const MAX_CODE = 60_000; // characters of the learner's code in a statement
 
 let joined = null;
+let connection = null; // the page's RoomConnection once it joined
+
+/** What a request to the room's server found (a Response, or null for none): the notice and the outboxes follow it. */
+export function heardFromServer(response) {
+  connection?.update(response !== null && answered(response));
+}
 
 /**
  * A room's address (`classroom/...`) fetched as `learner`, whose key says whose hand-ins and feedback these
@@ -51,8 +57,8 @@ async function start() {
   document.head.append(link);
   const learner = { key: localStorage.getItem(KEY) || uuid(), name: localStorage.getItem(NAME), forwarding: Boolean(config.forwarding) };
   localStorage.setItem(KEY, learner.key);
-  const outbox = new Outbox((statements) => send(statements, connection));
-  const connection = new RoomConnection(learner, outbox);
+  const outbox = new Outbox(send);
+  connection = new RoomConnection(learner, outbox);
   document.addEventListener(RESULT_EVENT, (event) => {
     if (learner.name) outbox.add(statementOf(event.detail, learner));
   });
@@ -66,7 +72,7 @@ async function start() {
 }
 
 /** POSTs statements; resolves with the ids to forget (acknowledged, or refused as bad), rejects to retry later. */
-async function send(statements, connection) {
+async function send(statements) {
   let response;
   try {
     response = await fetch(STATEMENTS, {
@@ -75,10 +81,10 @@ async function send(statements, connection) {
       body: JSON.stringify(statements),
     });
   } catch (error) {
-    connection.update(false);
+    heardFromServer(null);
     throw error;
   }
-  connection.update(answered(response));
+  heardFromServer(response);
   if (response.ok) return statements.map((statement) => statement.id);
   // A statement the server will never take (400, 413) would be resent forever: it alone is dropped.
   if ((response.status === 400 || response.status === 413) && statements.length === 1) return [statements[0].id];

@@ -8,6 +8,8 @@ const BEAT_MS = 5000;
 // A laptop that sleeps or leaves the Wi-Fi does not refuse connections, it goes silent: an answer that has not
 // come by then counts as none (and the next beat waits for this one, so silent requests never pile up).
 const ANSWER_MS = 4000;
+// Dispatched on the document when the server answers again after it did not: each outbox sends what waits.
+export const ROOM_BACK_EVENT = "playground-room-back";
 const NOTICE =
   "No connection to the classroom's server. Keep this tab open: your work is kept and will be sent when the room's network is back.";
 
@@ -60,7 +62,10 @@ export class RoomConnection {
     const back = reachable && !this.reachable;
     this.reachable = reachable;
     this.show();
-    if (back) this.outbox.flush();
+    if (back) {
+      this.outbox.flush();
+      document.dispatchEvent(new Event(ROOM_BACK_EVENT));
+    }
   }
 
   show() {

@@ -3,7 +3,8 @@
 // nbgrader's layout. A hand-in that cannot be sent waits in an outbox of its own, like statements, and goes
 // when the room's network is back; a later hand-in of the same file replaces one still waiting.
 import { button, element } from "../dom/element.js";
-import { fetchAsLearner } from "./classroom.js";
+import { fetchAsLearner, heardFromServer } from "./classroom.js";
+import { ROOM_BACK_EVENT } from "./connection.js";
 import { Outbox } from "./outbox.js";
 
 const HAND_IN = new URL("../classroom/hand-in", import.meta.url);
@@ -119,6 +120,7 @@ function startOutbox() {
   const box = new Outbox(send, "backprop-playground-hand-ins");
   setInterval(() => box.flush(), RESEND_MS);
   addEventListener("online", () => box.flush());
+  document.addEventListener(ROOM_BACK_EVENT, () => box.flush()); // the page's heartbeat heard the server again
   // A hand-in not yet sent waits for this tab, or its next visit to the room.
   addEventListener("beforeunload", (event) => {
     if (box.waiting === 0) return;
@@ -138,10 +140,12 @@ async function send(items) {
     try {
       response = await fetch(HAND_IN, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(item) });
     } catch (error) {
+      heardFromServer(null); // the page says so now, and sends it as soon as its heartbeat hears the server
       if (status) say(status, "waiting", "Not sent yet: the room's server cannot be reached. It is kept in this browser and sent when the network is back.");
       if (done.length) return done; // those already taken are forgotten; the rest wait
       throw error;
     }
+    heardFromServer(response);
     const answer = await response.json().catch(() => ({}));
     const why = answer.error || `the classroom answered ${response.status}`;
     if (response.ok) {
