@@ -1,13 +1,12 @@
 """Fixtures of the other engines' tests: the refusing proxy, and a classroom reached by its LAN name."""
 import socketserver
-import threading
 
 import pytest
 
 from backprop_playground.classroom import Classroom
 from support import LAN_HOST
 from support.drivers import Refuse
-from support.servers import serving, stop
+from support.servers import in_a_thread, serving, stop
 
 
 @pytest.fixture(scope='session')
@@ -15,7 +14,7 @@ def guard():
     server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), Refuse)
     server.daemon_threads = True
     server.attempts = []
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    in_a_thread(server)
     yield server
     server.shutdown()
     server.server_close()

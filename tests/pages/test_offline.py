@@ -6,7 +6,6 @@ service worker registration.
 import functools
 import http.server
 import shutil
-import threading
 import zipfile
 
 import pytest
@@ -17,7 +16,7 @@ from backprop_playground.build.archive import zip_site
 from backprop_playground.build.output import Output
 from support import SERVICE_WORKER, STARTUP_TIMEOUT_MS
 from support.pages import open_playground, run, type_program
-from support.servers import serving
+from support.servers import in_a_thread, serving
 
 pytestmark = [pytest.mark.usefixtures('site'), SERVICE_WORKER]
 
@@ -267,7 +266,7 @@ def test_the_classroom_zip_unpacks_to_a_site_that_boots(page, site, tmp_path):
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path / 'backprop-playground'))
     handler.log_message = lambda *args: None
     server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    in_a_thread(server)
     try:
         open_playground(page, f"http://127.0.0.1:{server.server_address[1]}/")
         type_program(page, 'print("from the stick")\n')

@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import subprocess
-import threading
 import time
 
 import pytest
@@ -24,7 +23,7 @@ from backprop_playground.server import make_server
 from support import LAN_HOST, STARTUP_TIMEOUT_MS, block_the_network, wait_until
 from support.course import EXERCISES
 from support.pages import cells, check, exercise, load_example, open_playground, press_run, run, saved, set_code, type_program
-from support.servers import NAME, RoomServer, board_cell, join
+from support.servers import board_cell, in_a_thread, join, NAME, RoomServer
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -304,7 +303,7 @@ def test_https_with_an_authority_the_device_trusts_gives_the_full_experience(pla
     subprocess.run(['certutil', '-A', '-d', f'sql:{nssdb}', '-t', 'C,,', '-n', 'school', '-i', str(tmp_path / 'authority.pem')],
                    check=True)
     server = make_server(port=0, tls=(cert, key), room=Classroom(tmp_path / 'room', mode='https'))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    in_a_thread(server)
     browser = launch(playwright, browser_type_launch_args, env={**os.environ, 'HOME': str(home)})
     try:
         full_experience(browser, f"https://{LAN_HOST}:{server.server_address[1]}/", lambda: (server.shutdown(), server.server_close()))
@@ -314,7 +313,7 @@ def test_https_with_an_authority_the_device_trusts_gives_the_full_experience(pla
 
 def test_a_policy_that_treats_the_lan_origin_as_secure_gives_the_full_experience(playwright, browser_type_launch_args, tmp_path):
     server = make_server(port=0, room=Classroom(tmp_path / 'room', mode='managed'))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    in_a_thread(server)
     origin = f"http://{LAN_HOST}:{server.server_address[1]}"
     # The command-line twin of Chrome's OverrideSecurityRestrictionsOnInsecureOrigin policy.
     browser = launch(playwright, browser_type_launch_args, f'--unsafely-treat-insecure-origin-as-secure={origin}')

@@ -27,6 +27,7 @@ import brotli
 from backprop_playground.server.static import accepted_encodings
 
 from . import ROOT
+from .servers import in_a_thread
 
 MAX_FILE = 20 * 10**6
 TYPES = {
@@ -80,7 +81,7 @@ class CDN:
 
         self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
         self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        in_a_thread(self.server)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
 
     def package_url(self, name_at_version):
