@@ -15,7 +15,8 @@ alternates between rounds (keep --runs even), in fresh headless Chromium context
   before the page starts its standby Python (builds before 2026-11-28: 2 s after ready; since: 1 s after the
   first run ended); later Runs: the median of three more, once the standby is ready (a build without one: 4 s
   after ready), each with the time after the press of each
-  stage's mark (STAGES); the first Run as a share of the later ones;
+  stage's mark (STAGES); the first Run as a share of the later ones; the standby Python's start, from its
+  worker's creation to its ready, while the page is idle;
 - the 1,999-value chain: Run to its graph drawn and the status ready, after one warm-up Run;
 - live charts' share of training: the build's own moons example's training with its plot calls against
   without them; the live graph's share: training with draw_dot(loss, live=True) in its loop against
@@ -121,6 +122,7 @@ def in_page(browser, url, dist):
         page.wait_for_timeout(FIRST_RUN_AFTER_MS)
         figures['first'] = figure('first', lambda: run_to_graph(page)[0])
         wait_for_standby(page)
+        figures['standby'] = page.evaluate(STANDBY_START)
         later = [figure('later', lambda: run_to_graph(page)) for _ in range(LATER_RUNS)]
         later = [run for run in later if run and run[0] is not None]
         figures['later'] = median([ms for ms, _ in later]) if later else None
@@ -145,6 +147,15 @@ def run_to_graph(page):
     page.wait_for_selector('[data-testid=status]:not([data-state=running])', timeout=TIMEOUT)
     page.wait_for_timeout(100)  # the teaching tools are attached just after the drawing shows
     return reply['ms'], page.evaluate(STAGE_TIMES, [STAGES, reply['started']])
+
+
+# The standby Python's start, from its worker's creation to its ready (null for a build without one): a later
+# Python, which since 2026-11-28 instantiates the interpreter the page's first Python compiled.
+STANDBY_START = """(() => {
+    const [start] = performance.getEntriesByName('python-standby-start');
+    const [ready] = performance.getEntriesByName('python-standby-ready');
+    return start && ready ? ready.startTime - start.startTime : null;
+})()"""
 
 
 def wait_for_standby(page):
@@ -186,6 +197,7 @@ ROWS = [  # key, what it is, unit, format
     ('first', 'first Run → graph, neuron', 'ms', '.0f'),
     ('later', f"later Runs → graph (median of {LATER_RUNS})", 'ms', '.0f'),
     ('first/later', 'first Run / later Runs', 'x', '.2f'),
+    ('standby', 'the standby Python: started → ready', 'ms', '.0f'),
     *[(name, f"  · later Runs: {name}", 'ms', '.0f') for name in STAGES],  # the mark, after the press
     ('chain', '1,999-value chain → drawn', 'ms', '.0f'),
     ('charts', "live charts' share of training", 'x', '.2f'),
