@@ -23,7 +23,7 @@ from backprop_playground.server import make_server
 from support import LAN_HOST, STARTUP_TIMEOUT_MS, block_the_network, wait_until
 from support.course import EXERCISES
 from support.pages import cells, check, exercise, load_example, open_playground, press_run, run, saved, set_code, type_program
-from support.servers import board_cell, in_a_thread, join, NAME, RoomServer
+from support.servers import NAME, RoomServer, board_cell, in_a_thread, join
 
 pytestmark = pytest.mark.usefixtures('site')
 

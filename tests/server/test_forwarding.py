@@ -26,7 +26,7 @@ from backprop_playground.classroom.forward import AUTH_VARIABLE, Backoff, Target
 from support import ROOT
 from support.http_calls import call, free_port
 from support.ralph import PASSWORD, USER, Ralph, installed
-from support.servers import in_a_thread, RecordingLRS, room_in_a_process, serving, stop
+from support.servers import RecordingLRS, in_a_thread, room_in_a_process, serving, stop
 
 VERB = 'http://adlnet.gov/expapi/verbs/'
 AUTH = ('room', 'the right password')

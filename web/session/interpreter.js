@@ -52,7 +52,7 @@ export class Interpreter {
     this.worker.postMessage({ type: "init", base, precached: serviceWorker !== "none", keep: serviceWorker !== "controls",
       interruptBuffer: this.interruptBuffer, port: channel.port2 }, [channel.port2]);
     this.port.postMessage({ type: "files", value: files }, files ? [...files.values()] : []);
-    this.post({ type: "compiled", value: postable(runtime.compiled()) });
+    this.postCompiled(runtime.compiled());
     this.hand("build", runtime.info);
     this.hand("wheels", runtime.wheels);
     this.hand("packed", files ? Promise.resolve(null) : runtime.packed, (bytes) => bytes?.slice(0));
@@ -61,6 +61,15 @@ export class Interpreter {
   /** Posts what `promise` gives as {type, value}, or {type, error}. */
   hand(type, promise, copy = (value) => value) {
     promise.then((value) => this.post({ type, value: copy(value) }), (error) => this.post({ type, error: error?.message ?? String(error) }));
+  }
+
+  /** The interpreter an earlier Python compiled, or null where there is none or this browser cannot post it. */
+  postCompiled(module) {
+    try {
+      this.post({ type: "compiled", value: module });
+    } catch {
+      this.post({ type: "compiled", value: null }); // the worker compiles its own
+    }
   }
 
   post(message) {
@@ -88,17 +97,6 @@ function ownServiceWorker(base) {
     return self.isSecureContext === true && "serviceWorker" in self.navigator ? "will" : "none";
   } catch {
     return "none"; // a sandboxed frame refuses navigator.serviceWorker
-  }
-}
-
-/** `module` if this browser can post it to a worker, else null (that worker compiles its own). */
-function postable(module) {
-  if (!module) return null;
-  try {
-    structuredClone(module);
-    return module;
-  } catch {
-    return null;
   }
 }
 

@@ -195,7 +195,9 @@ async function startPython(url, info, precached, fetched) {
   // loadPyodide fetches the wasm and the standard library itself; the snapshot's pieces are joined above.
   const parts = (packed?.parts ?? []).filter(({ path }) => !(Array.isArray(memory?.files) && memory.files.includes(path)));
   const compiled = await fromPage.compiled.promise.catch(() => null);
+  let compiledHere = false; // the page's Module did not instantiate, or there was none
   const handOver = (module) => {
+    compiledHere = true;
     try {
       send({ type: "compiled", module });
     } catch {
@@ -212,7 +214,7 @@ async function startPython(url, info, precached, fetched) {
       return { pyodide: await loadPyodide(options), from: "boot" };
     }));
   const found = await large;
-  return { ...started, packed: found?.from === "packed", kept: found?.from === "kept", compiled: compiled instanceof WebAssembly.Module };
+  return { ...started, packed: found?.from === "packed", kept: found?.from === "kept", compiled: !compiledHere };
 }
 
 /**

@@ -7,7 +7,7 @@ so the three shrink together to 7.5 MB, against 11.8 MB as gzip and 8.4 MB as br
 multiple of 16 bytes: Pyodide reads the snapshot through a Uint32Array, which needs an aligned offset.
 """
 import hashlib
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from ..paths import NODE_MODULES
 from . import kept
@@ -30,23 +30,14 @@ def pack_runtime(out, snapshot):
     digest.update((NODE_MODULES / '@bokuweb' / 'zstd-wasm' / 'package.json').read_bytes())  # the encoder's version
     for part in parts:
         digest.update((out.dist / part).read_bytes())
-    made = {}
-
-    def make():
-        try:
-            made['data'], _ = kept.kept_or_made(KIND, f"{digest.hexdigest()[:16]}.zst", MOST, lambda target: node(
-                PROGRAM, target, *(out.dist / part for part in parts), label='node: zstd for the packed runtime'))
-        except BaseException as error:  # a failed program's SystemExit too: finish() raises it in the build
-            made['error'] = error
-
-    packing = threading.Thread(target=make, name='packed runtime')
-    packing.start()
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='packed runtime')
+    packing = pool.submit(kept.kept_or_made, KIND, f"{digest.hexdigest()[:16]}.zst", MOST, lambda target: node(
+        PROGRAM, target, *(out.dist / part for part in parts), label='node: zstd for the packed runtime'))
+    pool.shutdown(wait=False)
 
     def finish():
-        packing.join()
-        if 'error' in made:
-            raise made['error']
-        out.put(out.dist / PACKED, made['data'])
+        data, _ = packing.result()  # raises what the thread raised, a failed program's SystemExit too
+        out.put(out.dist / PACKED, data)
         print(f"  {PACKED}: {(out.dist / PACKED).stat().st_size / 1e6:.1f} MB")
 
     placed, offset = [], 0
