@@ -4,7 +4,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support import RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS, wait_until
+from support import RUN_TIMEOUT_MS, RUNTIME_PACKAGE, STARTUP_TIMEOUT_MS, wait_until
 from support.pages import graphs, load_example, open_playground, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
@@ -199,7 +199,7 @@ f(v.data)
     error = section.locator('.message.error')
     expect(error).to_contain_text('ZeroDivisionError: division by zero')
     expect(error).to_contain_text('File "<editor>", line 5')
-    expect(error.locator('.traceback')).not_to_contain_text('playground.py')
+    expect(error.locator('.traceback')).not_to_contain_text(RUNTIME_PACKAGE)
     expect(playground.locator('.cm-errorLine')).to_have_count(1)
     expect(playground.locator('.cm-errorLine')).to_have_text('    return x / 0')
     expect(playground.get_by_test_id('output')).to_contain_text('hello')

@@ -2,9 +2,13 @@
 import json
 import textwrap
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 from playground_runtime import runner as playground
+from support import RUNTIME_PACKAGE
 
 
 def run(source):
@@ -121,7 +125,7 @@ def test_runtime_error_traceback_is_trimmed_to_the_learners_code():
     assert result['status'] == 'error'
     assert error['type'] == 'AttributeError' and error['line'] == 3
     assert error['traceback'].startswith('Traceback (most recent call last):\n  File "<editor>", line 6')
-    assert 'playground.py' not in error['traceback']
+    assert RUNTIME_PACKAGE not in error['traceback']
     assert 'return v.nope' in error['traceback']
     assert events == [{'type': 'stdout', 'text': 'first\n'}]
 
@@ -136,8 +140,18 @@ def test_an_error_in_a_displayed_values_repr_shows_only_the_learners_frames():
     ''')
     error = result['error']
     assert error['type'] == 'ValueError' and error['line'] == 4
-    assert 'playground.py' not in error['traceback']
+    assert RUNTIME_PACKAGE not in error['traceback']
     assert error['traceback'].count('File "<editor>"') == 2
+
+
+def test_the_runtime_package_the_traceback_tests_look_for_is_in_each_of_its_frames():
+    # The assertions above (and test_page's) would pass on any traceback if the name were not the runtime's.
+    assert importlib.util.find_spec(RUNTIME_PACKAGE) is not None
+    assert RUNTIME_PACKAGE in Path(playground.__file__).parts
+    # A learner who calls one of the runtime's functions sees its frame, named so (only runner's are trimmed).
+    result, _ = run('from playground_runtime.example import forward_example\nforward_example("{}")')
+    assert result['error']['type'] == 'KeyError'
+    assert f'{RUNTIME_PACKAGE}/example.py' in result['error']['traceback'].replace('\\', '/')
 
 
 def test_syntax_error_has_line_and_column():

@@ -18,6 +18,10 @@ RUN_TIMEOUT_MS = 60_000
 # through the tests' relaying proxy (engines/smoke_cases.py).
 LAN_HOST = 'classroom.lan'
 LOCAL_HOSTS = {'127.0.0.1', 'localhost', LAN_HOST}
+# The runtime's package: every frame of its own files names it in its path ("…/playground_runtime/runner.py"),
+# so a learner's traceback that mentions it shows the runtime's frames (runtime/test_playground.py checks
+# that the package is there under this name).
+RUNTIME_PACKAGE = 'playground_runtime'
 
 # The service worker fetches and hashes the whole build (55 MB) after ready: about 1.4 s of CPU per fresh
 # page here, which every other test on the machine pays for. Chromium pages run without it; the tests of
