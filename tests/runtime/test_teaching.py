@@ -5,6 +5,7 @@ import textwrap
 
 import pytest
 
+from playground_runtime import charts
 from playground_runtime import runner as playground
 from playground_runtime.charts import SERIES_EVERY, Charts, boundary
 from scalargrad import MLP, Value
@@ -238,6 +239,56 @@ def test_the_boundary_fast_path_agrees_with_calling_the_model(activation):
     assert grid['x'][0] < -1.0 and grid['x'][-1] > 2.0
     with pytest.raises(ValueError, match='3 points, 2 labels'):
         Charts(lambda **e: None).plot_boundary(model, X, [0, 1])
+
+
+class Doubled(MLP):
+    """A learner's MLP that calls its layers its own way."""
+    def __call__(self, x):
+        return super().__call__(x) * 2
+
+
+def mixed_activations():
+    model = MLP(2, [4, 1])
+    model.layers[0].neurons[1].activation = 'tanh'
+    return model
+
+
+def weight_set_to_a_number():
+    model = MLP(2, [4, 1])
+    model.layers[0].neurons[0].w[1] = 0.75
+    return model
+
+
+def activation_the_floats_lack():
+    model = MLP(2, [4, 1], activation='tanh')
+    model.layers[0].neurons[2].activation = 'exp'  # a hidden neuron's (the output neuron is linear)
+    return model
+
+
+# (how the learner made or changed the model, whether the floats' fast path takes it): each model the fast path
+# refuses would be computed wrongly by it, or fail in it (the test fails with that guard of _float_model removed).
+MODELS = {
+    'as made': (lambda: MLP(2, [4, 4, 1]), True),
+    'a layer whose neurons differ in activation': (mixed_activations, True),
+    'three inputs': (lambda: MLP(3, [4, 1]), False),
+    'a weight set to a number': (weight_set_to_a_number, False),
+    'an activation the floats lack': (activation_the_floats_lack, False),
+    "a subclass of the learner's": (lambda: Doubled(2, [4, 1]), False),
+}
+
+
+@pytest.mark.parametrize('made', MODELS)
+def test_the_boundary_of_a_changed_model_is_what_calling_it_gives(made):
+    make, fast = MODELS[made]
+    model = make()
+    assert (charts._float_model(model) is not None) == fast
+    grid = boundary(model, [(-1.0, 0.5), (2.0, -0.5), (0.5, 0.0)], [0, 1, 1])['grid']
+    for i, j in [(0, 0), (7, 21), (29, 29)]:
+        called = model([Value(grid['x'][i]), Value(grid['y'][j])])
+        assert grid['score'][j][i] == pytest.approx(called.data, abs=1e-9)
+    # The page forwards an example through the MLP rebuilt from the chart's numbers: only from one it would
+    # compute as this one does.
+    assert (charts.mlp_spec(model) is not None) == (made == 'as made')
 
 
 def test_the_boundary_of_a_learners_model_calls_it_with_their_values():

@@ -23,8 +23,10 @@ fails or is stopped. The events, through playground's emit:
       its layer sizes ([inputs, outputs of each layer]), activation and parameters' data in the order
       of model.parameters(), from which the page can forward one example (playground_runtime.example).
 
-A scalargrad MLP, Layer or Neuron is evaluated on plain floats from its parameters (the same sums
-and activations, far faster than 900 passes with Values); any other model is called with
+A scalargrad MLP, Layer or Neuron as scalargrad makes it is evaluated on plain floats from its parameters
+(the same sums and activations, far faster than 900 passes with Values); one a learner changed so that
+the floats would not compute what calling it computes (a class of their own, a weight or bias set to a
+number, an activation the floats lack, inputs other than two) is called like any other model: with
 [Value(x1), Value(x2)] (the program's own Value, if it defines one), or else (x1, x2).
 """
 import math
@@ -152,13 +154,16 @@ def boundary(model, X, y, value_class=engine.Value):
 
 
 def mlp_spec(model):
-    """A scalargrad MLP as numbers: {"sizes", "activation", "parameters"}; None for any other model."""
-    if not isinstance(model, nn.MLP) or not model.layers:
+    """A scalargrad MLP as numbers: {"sizes", "activation", "parameters"}; None for any other model, and for one
+    that the MLP these numbers make again (example.py) would not compute as it does."""
+    if type(model) is not nn.MLP or not model.layers or _float_model(model) is None:
         return None
-    neurons = [n for layer in model.layers for n in layer.neurons]
-    activations = {n.activation for n in neurons}
+    last = len(model.layers) - 1
+    if any(bool(n.nonlin) != (i < last) for i, layer in enumerate(model.layers) for n in layer.neurons):
+        return None
+    activations = {n.activation for layer in model.layers for n in layer.neurons}
     values = [p.data for p in model.parameters()]
-    if len(activations) != 1 or not all(type(v) in (int, float) and math.isfinite(v) for v in values):
+    if len(activations) != 1 or not all(math.isfinite(v) for v in values):
         return None
     sizes = [len(model.layers[0].neurons[0].w)] + [len(layer.neurons) for layer in model.layers]
     return {'sizes': sizes, 'activation': activations.pop(), 'parameters': values}
@@ -185,32 +190,54 @@ def _labels(y):
 
 def _float_model(model):
     """scalargrad's MLP, Layer or Neuron as a function of two columns of floats (x1s, x2s), from its
-    parameters' data: its output at every point."""
-    if isinstance(model, nn.MLP):
+    parameters' data: its output at every point; None where a learner changed it so that the floats would not
+    compute what calling it does (then it is called with Values)."""
+    if type(model) is nn.MLP:
         layers = model.layers
-    elif isinstance(model, nn.Layer):
+        if any(type(layer) is not nn.Layer for layer in layers):
+            return None
+    elif type(model) is nn.Layer:
         layers = [model]
-    elif isinstance(model, nn.Neuron):
+    elif type(model) is nn.Neuron:
         layers = [type('OneNeuron', (), {'neurons': [model]})]
     else:
-        return None
-    plan = [[([w.data for w in n.w], n.b.data, ACTIVATIONS[n.activation] if n.nonlin else None)
-             for n in layer.neurons] for layer in layers]
+        return None  # not scalargrad's own class (a subclass may call its neurons its own way)
+    plan, width = [], 2
+    for layer in layers:
+        if not layer.neurons:
+            return None
+        neurons = []
+        for n in layer.neurons:
+            if type(n) is not nn.Neuron or len(n.w) != width:
+                return None  # a neuron of the learner's class, or a model that does not take two inputs
+            if not all(type(p) is nn.Parameter and type(p.data) in (int, float) for p in n.parameters()):
+                return None  # a weight or bias set to a number (the neuron adds it with the operators), or odd data
+            if n.nonlin and n.activation not in ACTIVATIONS:
+                return None  # an activation set after the neuron was made (exp, log: Value has them)
+            neurons.append(([w.data for w in n.w], n.b.data, ACTIVATIONS[n.activation] if n.nonlin else None))
+        plan.append(neurons)
+        width = len(neurons)
 
     def f(x1s, x2s):
-        # A column per input and all points at once: map() does the arithmetic in C, where a loop per
-        # point ran every add and multiply as bytecode.
-        columns = [x1s, x2s]
-        for layer in plan:
+        # A point's inputs times a neuron's weights in one call, for all points at once: math.sumprod does the
+        # arithmetic in C (2.3x faster than a map per weight, measured in CPython 3.13 on a 16-16-1 MLP).
+        rows = list(zip(x1s, x2s))
+        for neurons in plan:
             outputs = []
-            for ws, b, activation in layer:
-                sums = [b] * len(x1s)  # b + w0*x0 + w1*x1 + ..., in Neuron's order
-                for w, column in zip(ws, columns):
-                    sums = list(map(add, sums, map(mul, repeat(w), column)))
+            for ws, b, activation in neurons:
+                sums = list(map(add, repeat(b), map(_sumprod, repeat(ws), rows)))
                 outputs.append(activation(sums) if activation else sums)
-            columns = outputs
-        return columns[0]
+            rows = list(zip(*outputs))
+        return [row[0] for row in rows]
     return f
+
+
+# Python 3.12 has math.sumprod (Pyodide's Python has it); the tests' CPython may not. Both refuse lengths that differ.
+_sumprod = getattr(math, 'sumprod', None) or (lambda ws, xs: sum(map(mul, ws, xs)) if len(ws) == len(xs) else _unequal())
+
+
+def _unequal():
+    raise ValueError('Inputs are not the same length')
 
 
 def _called_model(model, value_class, first):
