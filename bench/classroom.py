@@ -22,7 +22,7 @@ from pathlib import Path
 from backprop_playground.classroom import Classroom
 from backprop_playground.paths import DIST
 from backprop_playground.server import make_server
-from page import LAUNCH, TIMEOUT
+from harness import LAUNCH, TIMEOUT
 from room_traffic import post, statement
 
 

@@ -46,9 +46,9 @@ from playwright.sync_api import sync_playwright
 import live_graph
 from embed_bytes import ARGS, LAN, first_visit, in_profile, executable
 from lighter_faster import CHAIN, FINAL_DRAWING, without_charts
-from page import RUN_TO_GRAPH, TIMEOUT, WAIT_FOR_GRAPH, mark, median, ready, serve, set_code
+from harness import RUN_TO_GRAPH, TIMEOUT, WAIT_FOR_GRAPH, mark, median, ready, serve, set_code
 from teaching import run_program
-# This checkout, from this file: page.py's DIST is the installed package's checkout, maybe another clone.
+# This checkout, from this file: harness.py's DIST is the installed package's checkout, maybe another clone.
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / 'dist'
 KEPT = ROOT / '.cache' / 'compare'

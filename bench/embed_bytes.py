@@ -31,7 +31,7 @@ from playwright.sync_api import sync_playwright
 
 from backprop_playground.build.package import lay_out
 from backprop_playground.paths import DIST, ROOT
-from page import LAUNCH, TIMEOUT, serve, set_code
+from harness import LAUNCH, TIMEOUT, serve, set_code
 
 sys.path.insert(0, str(ROOT / 'tests'))
 from support.cdn import CDN  # noqa: E402  (the stand-in the tests use)

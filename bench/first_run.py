@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from backprop_playground.server import make_server
-from page import LAUNCH, RUN_TO_GRAPH, TIMEOUT
+from harness import LAUNCH, RUN_TO_GRAPH, TIMEOUT
 
 
 def ready(page):

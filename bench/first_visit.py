@@ -15,7 +15,7 @@ from playwright.sync_api import sync_playwright
 
 from backprop_playground.paths import DIST
 from backprop_playground.server.static import ENCODINGS
-from page import LAUNCH, TIMEOUT, serve as serve_site
+from harness import LAUNCH, TIMEOUT, serve as serve_site
 
 
 def serve(encodings):

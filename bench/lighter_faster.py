@@ -25,7 +25,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 import first_visit
-from page import LAUNCH, WAIT_FOR_GRAPH, bare_site, mark, median, ready, serve, set_code, visits, wait_for
+from harness import LAUNCH, WAIT_FOR_GRAPH, bare_site, mark, median, ready, serve, set_code, visits, wait_for
 from teaching import run_program
 from backprop_playground.paths import DIST, ROOT
 from backprop_playground.server.static import ENCODINGS

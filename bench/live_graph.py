@@ -17,7 +17,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from page import LAUNCH, median, ready, serve
+from harness import LAUNCH, median, ready, serve
 from teaching import run_program
 from backprop_playground.paths import DIST
 from playground_runtime import runner as playground

@@ -19,7 +19,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from backprop_playground.paths import DIST
 from backprop_playground.server import make_server
-from page import LAUNCH, TIMEOUT, wait_for  # noqa: E402
+from harness import LAUNCH, TIMEOUT, wait_for  # noqa: E402
 
 # Each code cell reports its own Python time, so that Run all's overhead is what is left.
 TIMED_CELL = 'import time as _t\n_start = _t.perf_counter()\nx{i} = sum(range(1000))\n_own.append(_t.perf_counter() - _start)'

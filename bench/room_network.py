@@ -28,7 +28,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from backprop_playground.paths import DIST, ROOT
-from page import LAUNCH, TIMEOUT, serve
+from harness import LAUNCH, TIMEOUT, serve
 
 LAN = 'classroom.lan'
 ARGS = [*LAUNCH, f'--host-resolver-rules=MAP {LAN} 127.0.0.1']

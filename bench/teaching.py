@@ -33,7 +33,7 @@ from playwright.sync_api import sync_playwright
 import scalargrad
 import scalargrad.nn
 from backprop_playground.paths import DIST
-from page import CHAIN, LAUNCH, median, ready, serve, set_code
+from harness import CHAIN, LAUNCH, median, ready, serve, set_code
 
 CHAIN_LINKS = 50  # x0, then each link adds a constant, a product, a number and a sum: 201 values
 DEMO_STEPS = 100

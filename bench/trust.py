@@ -16,7 +16,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from backprop_playground.paths import ROOT
 from backprop_playground.server import make_server
-from page import LAUNCH, TIMEOUT  # noqa: E402
+from harness import LAUNCH, TIMEOUT  # noqa: E402
 
 NEURON = (ROOT / 'web' / 'examples' / 'neuron.py').read_text()
 TAINT = 'import math\nmath.pi = 3'

@@ -12,7 +12,7 @@ import pytest
 
 from backprop_playground import classroom
 from backprop_playground.classroom import presence
-from backprop_playground.server.room_network import MODES
+from backprop_playground.classroom.network import MODES
 from support.http_calls import call, free_port
 from support.servers import room_in_a_process, serving, stop
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from . import paths
 from .server import make_server
-from .server.room_network import NOTES, lan_address, mode_of, policy_lines
+from .classroom.network import NOTES, lan_address, mode_of, policy_lines
 
 COMMANDS = ['build', 'serve', 'zip', 'wheel', 'package', 'export', 'docs', 'check']
 

@@ -36,6 +36,8 @@ from operator import add, mul
 
 from scalargrad import datasets, engine, nn
 
+from .numbers import json_number
+
 SERIES_EVERY = 0.25   # seconds between two series events
 BOUNDARY_EVERY = 1.0  # seconds between two boundary events, at least
 BOUNDARY_SHARE = 0.2  # the most of the run's time that computing boundaries may take
@@ -49,17 +51,6 @@ ACTIVATIONS = {
     'sigmoid': lambda sums: list(map(engine.sigmoid, sums)),
     'gelu': lambda sums: list(map(engine.gelu, sums)),
 }
-
-
-def _number(x):
-    if isinstance(x, (str, bytes)):
-        raise TypeError(f"{x!r} is text, not a number")
-    if isinstance(x, bool):
-        return int(x)
-    if isinstance(x, int):
-        return x if abs(x) < 2 ** 53 else _number(float(x))
-    x = float(x)
-    return x if math.isfinite(x) else None
 
 
 def _data(x):
@@ -128,7 +119,7 @@ class Charts:
 
 def _checked(name, value):
     try:
-        return _number(_data(value))
+        return json_number(_data(value), strict=True)
     except (TypeError, ValueError, OverflowError):
         raise TypeError(f"plot() takes numbers or Values: {name} is {value!r}") from None
 
@@ -140,12 +131,12 @@ def boundary(model, X, y, value_class=engine.Value):
     f = _float_model(model)
     if f:
         flat = f([a for b in gy for a in gx], [b for b in gy for a in gx])
-        score = [[_number(v) for v in flat[j * GRID:(j + 1) * GRID]] for j in range(GRID)]
+        score = [[json_number(v, strict=True) for v in flat[j * GRID:(j + 1) * GRID]] for j in range(GRID)]
     else:
         f = _called_model(model, value_class, xs[0])
-        score = [[_number(f(a, b)) for a in gx] for b in gy]
+        score = [[json_number(f(a, b), strict=True) for a in gx] for b in gy]
     labels = _labels(list(y))
-    points = [[_number(a), _number(b), label] for (a, b), label in zip(xs, labels)]
+    points = [[json_number(a, strict=True), json_number(b, strict=True), label] for (a, b), label in zip(xs, labels)]
     event = {'grid': {'x': gx, 'y': gy, 'score': score}, 'points': points, 'from_points': X is datasets.given.returned}
     spec = mlp_spec(model)
     if spec:

@@ -20,8 +20,12 @@ from contextlib import contextmanager
 from scalargrad.gradcheck import gradcheck
 from scalargrad.graph import GraphTooLarge, draw_dot, is_node, trace
 
+from .explain import explanation
 from .names import CHECKS as FILENAME
 from .names import EDITOR  # frames of the learner's own code
+from .numbers import shown
+from .teaching import table
+
 PASSED = "All checks passed."
 
 _show_graph = None  # the run in progress's, while run_checks runs
@@ -44,7 +48,7 @@ def expect_close(actual, expected, message, tol=1e-6):
     expect_close(out.data, 6.0, "`Value(2.0) * Value(3.0)` has data {actual}; 2.0 × 3.0 is {expected}").
     """
     if not _close(actual, expected, tol):
-        raise CheckFailed(message.replace('{actual}', _shown(actual)).replace('{expected}', _shown(expected)))
+        raise CheckFailed(message.replace('{actual}', shown(actual)).replace('{expected}', shown(expected)))
 
 
 def expect_grad(node, expected, message='', root=None):
@@ -173,8 +177,6 @@ def _draw(root, marks):
 
 def _arithmetic(root):
     """The table and the explanation of the marked graph, so that a wrong grad can be clicked for its sum."""
-    from .explain import explanation  # here: playground_runtime.teaching imports this module
-    from .teaching import table
     try:
         nodes, edges = trace(root)
         return {'table': table(nodes, [f"v{i}" for i in range(len(nodes))]), 'explain': explanation(nodes, edges)}
@@ -184,23 +186,9 @@ def _arithmetic(root):
 
 def _grad_text(node, actual, expected, message, more=''):
     label = getattr(node, 'label', '')
-    grad = f"{label}.grad" if label else f"the grad of the value with data {_shown(getattr(node, 'data', None))}"
-    text = f"{grad} is {_shown(actual)}, expected {_shown(expected)}{more}"
+    grad = f"{label}.grad" if label else f"the grad of the value with data {shown(getattr(node, 'data', None))}"
+    text = f"{grad} is {shown(actual)}, expected {shown(expected)}{more}"
     return f"{text}: {message}" if message else text
-
-
-def _shown(x):
-    """A number as a learner would write it: 2.0, -0.5, 0.333333 (not 5.999999999 from differences)."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        if hasattr(x, 'data'):
-            return f"a {type(x).__name__} with data {_shown(x.data)}"
-        text = repr(x)
-        return text if len(text) <= 60 else text[:57] + '...'
-    if isinstance(x, int):
-        return str(x)
-    if math.isnan(x) or math.isinf(x):
-        return repr(x)
-    return repr(round(x, 6) + 0.0)  # + 0.0 turns -0.0 into 0.0
 
 
 def _close(actual, expected, tol):

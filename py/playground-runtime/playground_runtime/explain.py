@@ -26,6 +26,8 @@ import re
 from scalargrad import engine
 from scalargrad.gradcheck import _close, _evaluate, _forward_of, _readings
 
+from .numbers import finite, plain
+
 # d out / d operand i, from the operands' data xs and the output's data y.
 _NAMED = {
     '+': lambda xs, y: [1.0] * len(xs),
@@ -57,15 +59,6 @@ def local_rule(op):
         k = float(op[2:])
         return lambda xs, y: [0.0 if k == 0 else k * engine.power(xs[0], k - 1)]
     return None
-
-
-def plain(x):
-    """x as a float when it is a plain number (no method of a learner's class is called), else None."""
-    return float(x) if type(x) in (int, float, bool) else None
-
-
-def _json(x):
-    return x if x is not None and math.isfinite(x) else None
 
 
 def names_of(nodes, code_names=None, owner=None, args=None):
@@ -154,7 +147,7 @@ def numbers(nodes, args, why):
             local.append(None)
             continue
         try:
-            local.append([_json(d) for d in local_rule(getattr(node, '_op', ''))(xs, data[i])])
+            local.append([finite(d) for d in local_rule(getattr(node, '_op', ''))(xs, data[i])])
         except (ArithmeticError, ValueError, TypeError):
             local.append([None] * len(xs))
     grads = [plain(getattr(n, 'grad', None)) for n in nodes]

@@ -20,7 +20,7 @@ import time
 from scalargrad.graph import MAX_NODES, TRACE_LIMIT, GraphTooLarge, trace
 
 from .explain import numbers, structure
-from .teaching import number
+from .numbers import json_number as number
 
 EVERY = 0.1  # seconds between two events of one live graph, at least: at most 10 a second
 SHARE = 0.15  # the most of the run's time that a live graph's updates may take: a big graph updates less often

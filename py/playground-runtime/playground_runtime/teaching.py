@@ -26,7 +26,6 @@ DOT's (`vN`, graph.py), numbers that JSON cannot hold (nan, inf, not a number) a
           {box: position of its one output}, `weights` {edge id (`SOURCE__BOX`): position of the weight
           that edge carries into the box}. No members, outputs or weights past MAX_NODES values.
 """
-import math
 import re
 import sys
 
@@ -34,26 +33,12 @@ from scalargrad.gradcheck import Replay, _forward_of, operands
 from scalargrad.graph import (MAX_NODES, NEURON_LABEL, box_of, box_weights, children_of, dot_source, grouped_dot,
                               neuron_of)
 
-from .checks import _shown as shown
 from .explain import explanation
+from .numbers import json_number as number
+from .numbers import shown
 
 MAX_STEPS = 500
 MAX_CHECK = 300
-
-
-def number(x):
-    """x as JSON can hold it: an int, a finite float, or None."""
-    if isinstance(x, bool):
-        return int(x)
-    if isinstance(x, int):
-        return x if abs(x) < 2 ** 53 else number(float(x))
-    try:
-        x = float(x)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    except Exception:  # a learner's object with an odd __float__
-        return None
-    return x if math.isfinite(x) else None
 
 
 FIELDS = ('table', 'explain', 'steps', 'check', 'groups')

@@ -4,7 +4,7 @@ import json
 import threading
 import time
 
-from ..server.room_network import MODES
+from .network import MODES
 from .statements import Refused, text
 
 FEATURES = ('secure', 'isolated', 'interrupt', 'offline')

@@ -1,0 +1,103 @@
+"""The source tree: no imports that go round in a circle among the Python packages of py/ and the benchmarks of
+bench/. A module imported by one it imports runs half-made, and an import deferred into a function only hides
+the circle, so every import counts, wherever in the file it is."""
+import ast
+
+from support import ROOT
+
+PACKAGES = sorted(path.parent for path in ROOT.glob('py/*/*/__init__.py'))
+BENCH = ROOT / 'bench'
+
+
+def modules(packages=PACKAGES, scripts=BENCH):
+    """{module name: its file}: each package's modules by their dotted names, each script by its file's stem."""
+    found = {}
+    for package in packages:
+        for path in package.rglob('*.py'):
+            parts = path.relative_to(package.parent).with_suffix('').parts
+            found['.'.join(parts[:-1] if parts[-1] == '__init__' else parts)] = path
+    for path in scripts.glob('*.py'):
+        found[path.stem] = path
+    return found
+
+
+def import_graph(known):
+    return {name: imported(name, path, known) for name, path in known.items()}
+
+
+def imported(name, path, known):
+    """The modules of `known` that module `name` imports, anywhere in its file: the module named, and each package
+    above it that `name` is not inside (importing a.b.c runs a/__init__.py and a/b/__init__.py first)."""
+    package = name if path.name == '__init__.py' else name.rpartition('.')[0]
+    targets = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split('.')[:len(package.split('.')) - node.level + 1]
+                module = '.'.join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module
+            # `from P import x`: the submodule P.x if there is one, else a name that P's __init__ defines
+            targets.update(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module for alias in node.names)
+    edges = set()
+    for target in targets:
+        parts = target.split('.')
+        for end in range(1, len(parts) + 1):
+            prefix = '.'.join(parts[:end])
+            if prefix in known and prefix != name and not (end < len(parts) and (name + '.').startswith(prefix + '.')):
+                edges.add(prefix)
+    return edges
+
+
+def circles(graph):
+    """Each set of modules that import one another, round and back (Tarjan's strongly connected components)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_imports_go_round_in_a_circle():
+    known = modules()
+    assert {'scalargrad.engine', 'playground_runtime.runner', 'backprop_playground.build', 'harness'} <= set(known)
+    graph = import_graph(known)
+    assert 'playground_runtime.numbers' in graph['playground_runtime.checks']  # it sees relative imports
+    assert circles(graph) == []
+
+
+def test_a_circle_is_found_however_it_is_hidden(tmp_path):
+    package, scripts = tmp_path / 'p', tmp_path / 'scripts'
+    package.mkdir()
+    scripts.mkdir()
+    (package / '__init__.py').write_text('from .a import run\n')
+    (package / 'a.py').write_text('def run():\n    from . import b  # deferred\n')
+    (package / 'b.py').write_text('from p import run  # a submodule that imports its own package\'s __init__\n')
+    (package / 'c.py').write_text('import p.a\n')  # no circle: c is imported by no one
+    (scripts / 'page.py').write_text('def main():\n    import teaching\n')
+    (scripts / 'teaching.py').write_text('from page import main\n')
+    assert circles(import_graph(modules([package], scripts))) == [['p', 'p.a', 'p.b'], ['page', 'teaching']]
