@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The front door: build, serve and pack Backprop Playground from this checkout, with the standard library
 alone (`python build.py --help` lists the commands). The code is the package in py/backprop-playground/."""
+
 import sys
 from pathlib import Path
 

@@ -9,6 +9,7 @@
 2. Run to board: a learner's Run on course.html's first exercise, to the teacher's board (another page)
    showing the new attempt: headless Chromium, the board polling every 2 s as it does.
 """
+
 import argparse
 import sqlite3
 import statistics
@@ -69,12 +70,19 @@ def load(learners, statements):
             stored, distinct = db.execute('SELECT COUNT(*), COUNT(DISTINCT id) FROM statements').fetchone()
         server.shutdown()
         server.server_close()
-    return {'latencies': latencies, 'refused': sum(s != 200 for s in statuses), 'stored': stored,
-            'distinct': distinct, 'static': static, 'wall': wall}
+    return {
+        'latencies': latencies,
+        'refused': sum(s != 200 for s in statuses),
+        'stored': stored,
+        'distinct': distinct,
+        'static': static,
+        'wall': wall,
+    }
 
 
 def run_to_board(runs):
     from playwright.sync_api import expect, sync_playwright
+
     times = []
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         server, room, url = serve(Path(folder))
@@ -114,14 +122,22 @@ def main():
     ms = sorted(1000 * s for s in figures['latencies'])
     expected = args.learners * args.statements
     print(f"load: {args.learners} learners x {args.statements} statements at once, in {figures['wall']:.2f} s")
-    print(f"  statement latency: p50 {statistics.median(ms):.1f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms, "
-          f"max {ms[-1]:.1f} ms")
-    print(f"  stored {figures['stored']} of {expected} ({figures['distinct']} distinct ids), refused {figures['refused']}")
+    print(
+        f"  statement latency: p50 {statistics.median(ms):.1f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms, "
+        f"max {ms[-1]:.1f} ms"
+    )
+    print(
+        f"  stored {figures['stored']} of {expected} ({figures['distinct']} distinct ids), refused {figures['refused']}"
+    )
     static = sorted(1000 * s for s in figures['static'])
-    print(f"  course.html meanwhile: {len(static)} fetches, p50 {statistics.median(static):.1f} ms, max {static[-1]:.1f} ms")
+    print(
+        f"  course.html meanwhile: {len(static)} fetches, p50 {statistics.median(static):.1f} ms, max {static[-1]:.1f} ms"
+    )
     times = run_to_board(args.runs)
-    print(f"run to board: {', '.join(f'{t:.2f}' for t in times)} s (median {statistics.median(times):.2f} s; "
-          "the board polls every 2 s)")
+    print(
+        f"run to board: {', '.join(f'{t:.2f}' for t in times)} s (median {statistics.median(times):.2f} s; "
+        "the board polls every 2 s)"
+    )
 
 
 if __name__ == '__main__':

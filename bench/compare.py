@@ -32,6 +32,7 @@ Then prints each figure's median for both builds and their ratio (this / REF): b
 docs/development.md asks for this against main before stopping, whenever a change touches web/ or the page's
 runtime, with the table in the closing note. No assertions: figures only.
 """
+
 import argparse
 import os
 import shutil
@@ -44,10 +45,11 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 import live_graph
-from embed_bytes import ARGS, LAN, first_visit, in_profile, executable
-from lighter_faster import CHAIN, FINAL_DRAWING, without_charts
+from embed_bytes import ARGS, LAN, executable, first_visit, in_profile
 from harness import RUN_TO_GRAPH, TIMEOUT, WAIT_FOR_GRAPH, mark, median, ready, serve, set_code
+from lighter_faster import CHAIN, FINAL_DRAWING, without_charts
 from teaching import run_program
+
 # This checkout, from this file: harness.py's DIST is the installed package's checkout, maybe another clone.
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / 'dist'
@@ -57,7 +59,14 @@ LATER_RUNS = 3
 FIRST_RUN_AFTER_MS = 700  # and run_to_graph's 300 ms: the first Run is pressed 1 s after ready
 WITHOUT_STANDBY_MS = 4000
 # The page's marks of a Run's stages (python-client.js, output-list.js), in the order they usually come.
-STAGES = ['run-posted', 'graph-received', 'run-python-done', 'graph-laid-out', 'graph-inserted', 'graph-teaching-attached']
+STAGES = [
+    'run-posted',
+    'graph-received',
+    'run-python-done',
+    'graph-laid-out',
+    'graph-inserted',
+    'graph-teaching-attached',
+]
 
 STAGE_TIMES = """([stages, started]) => stages.map((name) => {
   const mark = performance.getEntriesByName(name, 'mark').at(-1);
@@ -97,8 +106,11 @@ def examples(dist):
     moons = (dist / 'examples' / 'moons-mlp.py').read_text()
     end = moons.find(FINAL_DRAWING)  # its final draw_dot left out
     training = moons[:end] if end >= 0 else None
-    return {'neuron': (dist / 'examples' / 'neuron.py').read_text(), 'charts': training,
-            'no charts': without_charts(training) if training else None}
+    return {
+        'neuron': (dist / 'examples' / 'neuron.py').read_text(),
+        'charts': training,
+        'no charts': without_charts(training) if training else None,
+    }
 
 
 def figure(name, measure):
@@ -181,12 +193,22 @@ def share(page, program, plain):
     """Run to ready of program over the same without its extra calls: after one unmeasured run of each, in
     the order program, plain, plain, program (a drift costs both the same); None if a run did not end ready."""
     times = {program: 0, plain: 0}
-    for code, measured in ((program, False), (plain, False), (program, True), (plain, True), (plain, True), (program, True)):
+    for code, measured in (
+        (program, False),
+        (plain, False),
+        (program, True),
+        (plain, True),
+        (plain, True),
+        (program, True),
+    ):
         page.click('[data-testid=clear]')
         result = run_program(page, code)
         if result['state'] != 'ready':
-            print(f"   a program ended {result['state']}: " + ' '.join(page.locator(
-                '[data-testid=output] section.run').last.inner_text().split())[-200:], file=sys.stderr)
+            print(
+                f"   a program ended {result['state']}: "
+                + ' '.join(page.locator('[data-testid=output] section.run').last.inner_text().split())[-200:],
+                file=sys.stderr,
+            )
             return None
         times[code] += result['ms'] if measured else 0
     return times[program] / times[plain]
@@ -211,13 +233,19 @@ SPREAD = ('charts', 'live graph')  # figures that flap around their goal: min an
 
 
 def table(names, figures, runs):
-    lines = [f"Medians of {runs} rounds, taking turns, headless Chromium, {os.cpu_count()} cores; ratio = this / REF; "
-             f"[min-max] of the rounds where a share flaps",
-             f"   {'':<50} {names[0]:>18} {names[1]:>18} {'ratio':>7}"]
+    lines = [
+        f"Medians of {runs} rounds, taking turns, headless Chromium, {os.cpu_count()} cores; ratio = this / REF; "
+        f"[min-max] of the rounds where a share flaps",
+        f"   {'':<50} {names[0]:>18} {names[1]:>18} {'ratio':>7}",
+    ]
     for key, what, unit, form in ROWS:
         values = [[v for v in figures[name][key] if v is not None] for name in names]
-        cells = [(f"{median(v):{form}} [{min(v):{form}}-{max(v):{form}}]" if key in SPREAD else f"{median(v):{form}}")
-                 if v else 'n/a' for v in values]
+        cells = [
+            (f"{median(v):{form}} [{min(v):{form}}-{max(v):{form}}]" if key in SPREAD else f"{median(v):{form}}")
+            if v
+            else 'n/a'
+            for v in values
+        ]
         ratio = f"{median(values[0]) / median(values[1]):.2f}x" if all(values) else ''
         lines.append(f"   {what + f' ({unit})':<50} {cells[0]:>18} {cells[1]:>18} {ratio:>7}")
     return '\n'.join(lines)
@@ -230,7 +258,9 @@ def main():
     args = parser.parse_args()
     commit, other = build_ref(args.ref)
     subprocess.run([sys.executable, 'build.py'], cwd=ROOT, check=True, stdout=sys.stderr)
-    head = git('rev-parse', '--short', 'HEAD') + ('+edits' if git('status', '--porcelain', '--untracked-files=no') else '')
+    head = git('rev-parse', '--short', 'HEAD') + (
+        '+edits' if git('status', '--porcelain', '--untracked-files=no') else ''
+    )
     names = [f"this {head}", args.ref if commit.startswith(args.ref) else f"{args.ref} {commit[:7]}"]
     builds = {names[0]: DIST, names[1]: other}
     servers = {name: serve(dist) for name, dist in builds.items()}
@@ -242,7 +272,7 @@ def main():
             ready(context.new_page(), servers[name][1])
             context.close()
         for round_ in range(args.runs):
-            for name in (names if round_ % 2 == 0 else names[::-1]):
+            for name in names if round_ % 2 == 0 else names[::-1]:
                 server, url = servers[name]
                 neuron = examples(builds[name])['neuron']
                 measured = figure('page', lambda: in_page(browser, url, builds[name])) or {}
@@ -250,11 +280,23 @@ def main():
                     if not key.startswith('bytes '):
                         figures[name][key].append(measured.get(key))
                 for kind in ('memory', 'disk'):
-                    figures[name][f"bytes {kind}"].append(figure(f"bytes {kind}", lambda: in_profile(
-                        p, kind, lambda page: first_visit(page, server, url.replace('127.0.0.1', LAN), neuron) / 1e6)))
-                print(f"   round {round_ + 1}, {name}: " + ', '.join(
-                    f"{key} {values[-1]:.2f}" for key, values in figures[name].items() if values[-1] is not None),
-                    file=sys.stderr)
+                    figures[name][f"bytes {kind}"].append(
+                        figure(
+                            f"bytes {kind}",
+                            lambda: in_profile(
+                                p,
+                                kind,
+                                lambda page: first_visit(page, server, url.replace('127.0.0.1', LAN), neuron) / 1e6,
+                            ),
+                        )
+                    )
+                print(
+                    f"   round {round_ + 1}, {name}: "
+                    + ', '.join(
+                        f"{key} {values[-1]:.2f}" for key, values in figures[name].items() if values[-1] is not None
+                    ),
+                    file=sys.stderr,
+                )
         browser.close()
     for server, _ in servers.values():
         server.shutdown()

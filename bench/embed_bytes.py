@@ -19,6 +19,7 @@ Bytes are the bodies the servers sent. "Quiet": nothing sent for QUIET_S, which 
 which a page starts its standby Python. No route is set: Playwright turns the HTTP cache off while one is.
 Medians of --runs; targets (issue 42): 1 at most 10 MB, 2 at most 0.5 MB, 3 at most 10 MB.
 """
+
 import argparse
 import shutil
 import statistics
@@ -119,8 +120,9 @@ def in_profile(p, kind, visit, service_workers='block'):
     else:
         folder = tempfile.mkdtemp(prefix='profile-')
         browser = None
-        context = p.chromium.launch_persistent_context(folder, executable_path=executable(), args=ARGS,
-                                                       service_workers=service_workers)
+        context = p.chromium.launch_persistent_context(
+            folder, executable_path=executable(), args=ARGS, service_workers=service_workers
+        )
     try:
         return visit(context.new_page())
     finally:
@@ -142,7 +144,9 @@ def measure(builds, runs):
     for name, (dist, cdn_folder) in builds.items():
         server, url = serve(dist)
         cdn = CDN({'backprop-playground@0.0.0': cdn_folder})
-        (blog / f"{name}.html").write_text(ARTICLE.format(embed=cdn.package_url('backprop-playground@0.0.0') + 'embed.js'))
+        (blog / f"{name}.html").write_text(
+            ARTICLE.format(embed=cdn.package_url('backprop-playground@0.0.0') + 'embed.js')
+        )
         servers[name] = (server, url, cdn, f"{blog_url}{name}.html")
     rows = {(name, kind): [] for name in builds for kind in ('memory', 'disk')}
     ready = {name: [] for name in builds}
@@ -150,13 +154,22 @@ def measure(builds, runs):
         for _ in range(runs):
             for name, (server, url, cdn, article) in servers.items():  # taking turns
                 for kind in ('memory', 'disk'):
-                    first, restart = in_profile(p, kind, lambda page: lan_visit(page, server, url.replace('127.0.0.1', LAN)))
+                    first, restart = in_profile(
+                        p, kind, lambda page: lan_visit(page, server, url.replace('127.0.0.1', LAN))
+                    )
                     article_bytes = in_profile(p, kind, lambda page: cdn_article(page, cdn, article))
                     rows[name, kind].append((first, restart, article_bytes))
-                    print(f"   {name}, {kind} cache: {first / 1e6:.2f} MB, +{restart / 1e6:.2f} MB, article {article_bytes / 1e6:.2f} MB",
-                          file=sys.stderr)
-                ready[name].append(in_profile(p, 'memory', lambda page: brotli_visit(page, server, url), service_workers='allow'))
-                print(f"   {name}, 127.0.0.1: ready {ready[name][-1][0]:.0f} ms, {ready[name][-1][1] / 1e6:.2f} MB", file=sys.stderr)
+                    print(
+                        f"   {name}, {kind} cache: {first / 1e6:.2f} MB, +{restart / 1e6:.2f} MB, article {article_bytes / 1e6:.2f} MB",
+                        file=sys.stderr,
+                    )
+                ready[name].append(
+                    in_profile(p, 'memory', lambda page: brotli_visit(page, server, url), service_workers='allow')
+                )
+                print(
+                    f"   {name}, 127.0.0.1: ready {ready[name][-1][0]:.0f} ms, {ready[name][-1][1] / 1e6:.2f} MB",
+                    file=sys.stderr,
+                )
     for server, _, cdn, _ in servers.values():
         server.shutdown()
         cdn.stop()
@@ -181,12 +194,20 @@ def main():
         figures = [statistics.median(v[i] for v in values) / 1e6 for i in range(3)]
         print(f"   {name:<12} {kind:<8} {figures[0]:>19.2f} {figures[1]:>14.2f} {figures[2]:>15.2f}")
     print("   targets                ≤ 10.00             ≤ 0.50          ≤ 10.00")
-    print("4. 127.0.0.1 with brotli, memory-cache profile, service worker allowed: Python ready (ms), bytes until quiet (MB)")
+    print(
+        "4. 127.0.0.1 with brotli, memory-cache profile, service worker allowed: Python ready (ms), bytes until quiet (MB)"
+    )
     for name, values in ready.items():
         ms = statistics.median(v[0] for v in values)
-        ratio = f", {ms / statistics.median(v[0] for v in ready['--vs']):.2f}x --vs" if '--vs' in ready and name != '--vs' else ''
-        print(f"   {name:<12} ready {ms:6.0f} ms (min {min(v[0] for v in values):.0f}, max {max(v[0] for v in values):.0f}{ratio}), "
-              f"{statistics.median(v[1] for v in values) / 1e6:.2f} MB")
+        ratio = (
+            f", {ms / statistics.median(v[0] for v in ready['--vs']):.2f}x --vs"
+            if '--vs' in ready and name != '--vs'
+            else ''
+        )
+        print(
+            f"   {name:<12} ready {ms:6.0f} ms (min {min(v[0] for v in values):.0f}, max {max(v[0] for v in values):.0f}{ratio}), "
+            f"{statistics.median(v[1] for v in values) / 1e6:.2f} MB"
+        )
 
 
 if __name__ == '__main__':

@@ -5,6 +5,7 @@ per step, the garbage collector left on. Both start from the same weights and se
 
     pip install micrograd==0.1.0 && python bench/engine_vs_micrograd.py [--steps N]
 """
+
 import argparse
 import gc
 import math
@@ -19,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'py', 'scalargr
 
 import micrograd.engine
 import micrograd.nn
+
 import scalargrad
 import scalargrad.nn
 
@@ -77,11 +79,15 @@ def main():
     for a, b in zip(results[0]['losses'], results[1]['losses']):
         assert math.isclose(a, b, rel_tol=1e-9), f"losses differ: {a} vs {b}"
 
-    print(f"Python {sys.version.split()[0]}, {args.steps} steps, GC on, same data and weights; "
-          f"final loss {results[1]['losses'][-1]:.6f} (equal in both)")
+    print(
+        f"Python {sys.version.split()[0]}, {args.steps} steps, GC on, same data and weights; "
+        f"final loss {results[1]['losses'][-1]:.6f} (equal in both)"
+    )
     for r in results:
         print(f"  {r['name']:<18} {r['ms']:8.1f} ms/step   peak {r['peak_mb']:7.1f} MB for one forward+backward")
-    print(f"  speed-up: {results[0]['ms'] / results[1]['ms']:.1f}x   memory: {results[0]['peak_mb'] / results[1]['peak_mb']:.1f}x less")
+    print(
+        f"  speed-up: {results[0]['ms'] / results[1]['ms']:.1f}x   memory: {results[0]['peak_mb'] / results[1]['peak_mb']:.1f}x less"
+    )
 
 
 if __name__ == '__main__':

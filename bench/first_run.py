@@ -3,6 +3,7 @@ first graph node in the output), the neuron example, pages that became ready 1 s
 
     python build.py && python bench/first_run.py [--pages 5]
 """
+
 import argparse
 import statistics
 import threading

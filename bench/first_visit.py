@@ -7,6 +7,7 @@ brotli (gzip only, as GitHub Pages sends), in one run; then the bytes of a secon
 No request route is set: Playwright turns the HTTP cache off while one is, and the precache would then
 download everything a second time.
 """
+
 import argparse
 import statistics
 from pathlib import Path
@@ -15,7 +16,8 @@ from playwright.sync_api import sync_playwright
 
 from backprop_playground.paths import DIST
 from backprop_playground.server.static import ENCODINGS
-from harness import LAUNCH, TIMEOUT, serve as serve_site
+from harness import LAUNCH, TIMEOUT
+from harness import serve as serve_site
 
 
 def serve(encodings):
@@ -62,10 +64,12 @@ def main():
         first = runs[0][0]
         twice = sorted({path for _, paths, _ in runs for path in paths})
         largest = sorted(first.items(), key=lambda item: -item[1])[:4]
-        print(f"first visit, {name}: median {statistics.median(totals) / 1e6:.2f} MB sent "
-              f"(min {min(totals) / 1e6:.2f}, max {max(totals) / 1e6:.2f}) in {len(first)} files; largest: "
-              + ", ".join(f"{path.lstrip('/')} {size / 1e6:.2f} MB" for path, size in largest)
-              + f"; sent twice: {', '.join(twice) or 'none'}")
+        print(
+            f"first visit, {name}: median {statistics.median(totals) / 1e6:.2f} MB sent "
+            f"(min {min(totals) / 1e6:.2f}, max {max(totals) / 1e6:.2f}) in {len(first)} files; largest: "
+            + ", ".join(f"{path.lstrip('/')} {size / 1e6:.2f} MB" for path, size in largest)
+            + f"; sent twice: {', '.join(twice) or 'none'}"
+        )
         print(f"second visit, {name}: median {statistics.median(second for _, _, second in runs) / 1e3:.0f} KB sent")
 
 

@@ -13,6 +13,7 @@ In one run, side by side:
    second until Ralph has them all.
 Ralph is installed in its venv outside the checkout when it is missing (tests/support/ralph.py). No site build is needed.
 """
+
 import argparse
 import statistics
 import sys
@@ -115,17 +116,23 @@ def main():
         ms = sorted(1000 * s for s in figures['latencies'])
         return statistics.median(ms) if q == 50 else ms[int(q / 100 * (len(ms) - 1))]
 
-    print(f"{args.learners} learners x {args.statements} statements at once; the LRS: Ralph 5.1.0 (filesystem backend) on 127.0.0.1")
+    print(
+        f"{args.learners} learners x {args.statements} statements at once; the LRS: Ralph 5.1.0 (filesystem backend) on 127.0.0.1"
+    )
     print(f"{'':34}{'forwarding off':>16}{'forwarding on':>16}")
     print(f"{'learners latency p50':34}{p(off, 50):>13.1f} ms{p(on, 50):>13.1f} ms")
     print(f"{'learners latency p95':34}{p(off, 95):>13.1f} ms{p(on, 95):>13.1f} ms")
     print(f"{'all learners answered in':34}{off['answered']:>14.2f} s{on['answered']:>14.2f} s")
     print(f"{'refused':34}{off['refused']:>16}{on['refused']:>16}")
-    print(f"{f'the LRS has all {total:,} after':34}{'-':>16}{on['at_lrs']:>14.2f} s"
-          f"  (from the learners' start; {on['at_lrs'] - on['answered']:.2f} s after the last answer)")
+    print(
+        f"{f'the LRS has all {total:,} after':34}{'-':>16}{on['at_lrs']:>14.2f} s"
+        f"  (from the learners' start; {on['at_lrs'] - on['answered']:.2f} s after the last answer)"
+    )
     print(f"  read back from Ralph: {len(held):,} statements, {len({s['id'] for s in held}):,} distinct")
-    print(f"the forwarder alone: a backlog of {total:,} to a fresh Ralph in {drained:.2f} s, "
-          f"{total / drained:,.0f} statements/s in batches of 100 ({backlog_held:,} there)")
+    print(
+        f"the forwarder alone: a backlog of {total:,} to a fresh Ralph in {drained:.2f} s, "
+        f"{total / drained:,.0f} statements/s in batches of 100 ({backlog_held:,} there)"
+    )
 
 
 if __name__ == '__main__':

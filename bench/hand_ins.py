@@ -7,6 +7,7 @@ Prints, per run, p50 and p95 of a hand-in's latency (the POST to its 200) and th
 that every hand-in is stored whole in DIR/submitted/STUDENT/ASSIGNMENT/. Side by side in the same run: one
 learner handing in alone, the same notebook, so the ratio shows what the room's rush costs each learner.
 """
+
 import argparse
 import json
 import os
@@ -26,14 +27,21 @@ from support.http_calls import call, free_port  # noqa: E402
 
 def notebook(learner, megabytes):
     """An nbformat 4 notebook of about `megabytes` MB: code cells of a learner's typical length."""
-    cell = {'cell_type': 'code', 'metadata': {}, 'outputs': [], 'execution_count': None,
-            'source': f"# learner {learner}\n" + 'x = Value(2.0, label="x")\n' * 40}
+    cell = {
+        'cell_type': 'code',
+        'metadata': {},
+        'outputs': [],
+        'execution_count': None,
+        'source': f"# learner {learner}\n" + 'x = Value(2.0, label="x")\n' * 40,
+    }
     count = int(megabytes * 1e6 / len(json.dumps(cell)))
     return {'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [dict(cell, id=f'c{i}') for i in range(count)]}
 
 
 def hand_in(base, learner, body):
-    request = urllib.request.Request(base + 'classroom/hand-in', data=body, headers={'Content-Type': 'application/json'})
+    request = urllib.request.Request(
+        base + 'classroom/hand-in', data=body, headers={'Content-Type': 'application/json'}
+    )
     started = time.perf_counter()
     with urllib.request.urlopen(request, timeout=120) as response:
         answer = json.loads(response.read())
@@ -42,8 +50,13 @@ def hand_in(base, learner, body):
 
 def serve(folder):
     port = free_port()
-    process = subprocess.Popen([sys.executable, 'build.py', 'serve', '--port', str(port), '--classroom', str(folder)],
-                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, 'build.py', 'serve', '--port', str(port), '--classroom', str(folder)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
@@ -64,8 +77,18 @@ def one_run(learners, megabytes):
         (folder / 'release' / 'ps1' / 'ps1.ipynb').write_text(json.dumps(notebook('release', 0.01)))
         process, base = serve(folder)
         try:
-            bodies = [json.dumps({'key': f'key-{n}', 'name': f'Learner {n}', 'assignment': 'ps1', 'file': 'ps1.ipynb',
-                                  'notebook': notebook(n, megabytes)}).encode() for n in range(learners + 1)]
+            bodies = [
+                json.dumps(
+                    {
+                        'key': f'key-{n}',
+                        'name': f'Learner {n}',
+                        'assignment': 'ps1',
+                        'file': 'ps1.ipynb',
+                        'notebook': notebook(n, megabytes),
+                    }
+                ).encode()
+                for n in range(learners + 1)
+            ]
             alone = [hand_in(base, learners, bodies[learners])[0] for _ in range(3)]
             latencies, students = [], []
             start = threading.Barrier(learners)
@@ -86,7 +109,9 @@ def one_run(learners, megabytes):
             stored = 0
             for n, student in enumerate(sorted(set(students))):
                 saved = json.loads((folder / 'submitted' / student / 'ps1' / 'ps1.ipynb').read_text())
-                stored += (folder / 'submitted' / student / 'ps1' / 'timestamp.txt').is_file() and saved['nbformat'] == 4
+                stored += (folder / 'submitted' / student / 'ps1' / 'timestamp.txt').is_file() and saved[
+                    'nbformat'
+                ] == 4
             size = len(bodies[0])
         finally:
             process.terminate()
@@ -100,16 +125,20 @@ def main():
     parser.add_argument('--megabytes', type=float, default=1.0)
     parser.add_argument('--runs', type=int, default=3)
     args = parser.parse_args()
-    print(f"{args.learners} learners handing in a {args.megabytes:g} MB notebook at once (serve --classroom, "
-          f"{os.cpu_count()} cores)")
+    print(
+        f"{args.learners} learners handing in a {args.megabytes:g} MB notebook at once (serve --classroom, "
+        f"{os.cpu_count()} cores)"
+    )
     for run in range(1, args.runs + 1):
         figures = one_run(args.learners, args.megabytes)
         ms = sorted(1000 * s for s in figures['latencies'])
         p50, p95 = statistics.median(ms), ms[round(0.95 * (len(ms) - 1))]
         alone = 1000 * figures['alone']
-        print(f"  run {run}: stored {figures['stored']} of {args.learners} whole ({figures['size'] / 1e6:.2f} MB each); "
-              f"p50 {p50:.0f} ms, p95 {p95:.0f} ms, all in {figures['wall']:.2f} s; one learner alone {alone:.0f} ms "
-              f"(p50 at once / alone: {p50 / alone:.1f}x)")
+        print(
+            f"  run {run}: stored {figures['stored']} of {args.learners} whole ({figures['size'] / 1e6:.2f} MB each); "
+            f"p50 {p50:.0f} ms, p95 {p95:.0f} ms, all in {figures['wall']:.2f} s; one learner alone {alone:.0f} ms "
+            f"(p50 at once / alone: {p50 / alone:.1f}x)"
+        )
 
 
 if __name__ == '__main__':

@@ -2,6 +2,7 @@
 playground's peer, waits on the page's marks, and the first and second visit's figures. Each benchmark is a
 script of its own (page.py, teaching.py, compare.py...) that imports from here; this file is not run by
 itself."""
+
 import os
 import statistics
 import tempfile
@@ -12,8 +13,14 @@ from pathlib import Path
 from backprop_playground.paths import DIST
 from backprop_playground.server import make_server
 
-LAUNCH = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-          '--disable-sync', '--no-first-run']
+LAUNCH = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+]
 TIMEOUT = 120_000
 
 # Its own files, not inline: served like the playground, it gets the same Content-Security-Policy.
@@ -123,13 +130,16 @@ def first_load_bytes(browser, url):
     context = browser.new_context()
     page = context.new_page()
     paths = []
-    page.on('requestfinished', lambda r: paths.append(r.url[len(url):].split('?')[0] or 'index.html'))
+    page.on('requestfinished', lambda r: paths.append(r.url[len(url) :].split('?')[0] or 'index.html'))
     ready(page, url)
     page.wait_for_timeout(500)
     context.close()
     raw = sum((DIST / p).stat().st_size for p in set(paths) if (DIST / p).is_file())
-    gz = sum((DIST / f"{p}.gz" if (DIST / f"{p}.gz").is_file() else DIST / p).stat().st_size
-             for p in set(paths) if (DIST / p).is_file())
+    gz = sum(
+        (DIST / f"{p}.gz" if (DIST / f"{p}.gz").is_file() else DIST / p).stat().st_size
+        for p in set(paths)
+        if (DIST / p).is_file()
+    )
     return raw, gz, len(set(paths))
 
 
@@ -143,7 +153,9 @@ def visits(browser, plain_server, plain_url, bare_url, runs):
     """A first and a second visit (from the service worker's cache) on a plain host, against bare Pyodide's
     first and second visit (from the HTTP cache) on a plain host too, in the same run; bytes as the server
     sent them."""
-    figures = {name: [] for name in ('first', 'second', 'bare_first', 'bare_second', 'first_bytes', 'second_bytes', 'stop')}
+    figures = {
+        name: [] for name in ('first', 'second', 'bare_first', 'bare_second', 'first_bytes', 'second_bytes', 'stop')
+    }
     for _ in range(runs):
         context = browser.new_context()
         page = context.new_page()

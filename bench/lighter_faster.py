@@ -13,6 +13,7 @@
 
 Medians over --runs. No assertions: figures only (the tests assert the behaviour).
 """
+
 import argparse
 import json
 import os
@@ -25,11 +26,11 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 import first_visit
-from harness import LAUNCH, WAIT_FOR_GRAPH, bare_site, mark, median, ready, serve, set_code, visits, wait_for
-from teaching import run_program
 from backprop_playground.paths import DIST, ROOT
 from backprop_playground.server.static import ENCODINGS
+from harness import LAUNCH, WAIT_FOR_GRAPH, bare_site, mark, median, ready, serve, set_code, visits, wait_for
 from playground_runtime import runner as playground
+from teaching import run_program
 
 NEURON = (ROOT / 'web' / 'examples' / 'neuron.py').read_text()
 CHAIN = "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001\ny.backward()\ndraw_dot(y)\n"
@@ -50,7 +51,7 @@ def without_charts(program):
 
 
 MOONS_WITHOUT_CHARTS = without_charts(MOONS)
-MOONS_TRAINING = MOONS[:MOONS.index(FINAL_DRAWING)]  # the final draw_dot left out
+MOONS_TRAINING = MOONS[: MOONS.index(FINAL_DRAWING)]  # the final draw_dot left out
 MOONS_TRAINING_WITHOUT_CHARTS = without_charts(MOONS_TRAINING)
 
 
@@ -84,6 +85,7 @@ def first_start(browser, url, runs):
 def graphs(page, runs):
     """Run to the graph drawn and the status ready, on one page after a warm-up run of each program; the
     output is cleared before each run (earlier runs' graphs would make the page's layout slower)."""
+
     def run_to_graph():
         page.click('[data-testid=clear]')
         return page.evaluate(WAIT_FOR_GRAPH)['ms']
@@ -124,8 +126,10 @@ def charts(page, runs, plotted, plain):
 
 def print_charts(example, training):
     for name, (plotted, plain) in (('moons example', example), ('its training alone, no final draw_dot', training)):
-        print(f"  4. {name}: with plot and plot_boundary {plotted / 1000:.2f} s, without {plain / 1000:.2f} s, "
-              f"ratio {plotted / plain:.2f} (target 1.15)")
+        print(
+            f"  4. {name}: with plot and plot_boundary {plotted / 1000:.2f} s, without {plain / 1000:.2f} s, "
+            f"ratio {plotted / plain:.2f} (target 1.15)"
+        )
 
 
 def charts_only(runs):
@@ -149,7 +153,14 @@ def main():
     args = parser.parse_args()
     if args.charts_only:
         return charts_only(args.runs)
-    bare, snapshot_only = bare_site(), bare_site(SNAPSHOT_ONLY_WORKER.replace('SNAPSHOT', json.dumps(json.loads((DIST / 'build.json').read_text())['snapshot'])))
+    bare, snapshot_only = (
+        bare_site(),
+        bare_site(
+            SNAPSHOT_ONLY_WORKER.replace(
+                'SNAPSHOT', json.dumps(json.loads((DIST / 'build.json').read_text())['snapshot'])
+            )
+        ),
+    )
     _, snapshot_only_url = serve(snapshot_only, isolated=False)
     _, url = serve(DIST)
     plain_server, plain_url = serve(DIST, isolated=False)
@@ -158,8 +169,10 @@ def main():
     with sync_playwright() as p:
         executable = '/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None
         browser = p.chromium.launch(executable_path=executable, args=LAUNCH)
-        sent = {name: [sum(first_visit.visit(browser, server, address)[0].values()) for _ in range(args.runs)]
-                for name, (server, address) in bytes_servers.items()}
+        sent = {
+            name: [sum(first_visit.visit(browser, server, address)[0].values()) for _ in range(args.runs)]
+            for name, (server, address) in bytes_servers.items()
+        }
         context = browser.new_context(viewport={'width': 1280, 'height': 800})
         page = context.new_page()
         ready(page, url)
@@ -174,18 +187,29 @@ def main():
     shutil.rmtree(snapshot_only)
 
     print(f"Issue 18, medians of {args.runs} runs, headless Chromium, localhost, {os.cpu_count()} cores")
-    print(f"  1. first visit, precache included: {median(sent['brotli']) / 1e6:.2f} MB with brotli (target 10), "
-          f"{median(sent['gzip only']) / 1e6:.2f} MB with gzip only")
-    print("  2. Run to a drawn graph: " + ', '.join(f"{name} {ms:.0f} ms" for name, ms in drawn.items())
-          + " (targets 80 ms, 1 s, 1 s)")
+    print(
+        f"  1. first visit, precache included: {median(sent['brotli']) / 1e6:.2f} MB with brotli (target 10), "
+        f"{median(sent['gzip only']) / 1e6:.2f} MB with gzip only"
+    )
+    print(
+        "  2. Run to a drawn graph: "
+        + ', '.join(f"{name} {ms:.0f} ms" for name, ms in drawn.items())
+        + " (targets 80 ms, 1 s, 1 s)"
+    )
     native = native_dot(args.runs)
     chain = drawn['1,999-value chain']
-    print(f"     the chain against native `dot -Tsvg` on the same DOT: {chain:.0f} / {native:.0f} ms = {chain / native:.2f}"
-          " (target 1.0)" if native else "     native `dot` is not installed (apt-get install graphviz) to compare the chain with")
-    print(f"  3. Python ready / bare loadPyodide: first visit {starts['first']:.0f} / {starts['bare_first']:.0f} ms = "
-          f"{starts['first'] / starts['bare_first']:.2f}, from the service worker {starts['second']:.0f} / "
-          f"{starts['bare_second']:.0f} ms = {starts['second'] / starts['bare_second']:.2f} (target 0.30); a page that "
-          f"only restores the snapshot, first visit: {floor:.0f} ms = {floor / starts['bare_first']:.2f}")
+    print(
+        f"     the chain against native `dot -Tsvg` on the same DOT: {chain:.0f} / {native:.0f} ms = {chain / native:.2f}"
+        " (target 1.0)"
+        if native
+        else "     native `dot` is not installed (apt-get install graphviz) to compare the chain with"
+    )
+    print(
+        f"  3. Python ready / bare loadPyodide: first visit {starts['first']:.0f} / {starts['bare_first']:.0f} ms = "
+        f"{starts['first'] / starts['bare_first']:.2f}, from the service worker {starts['second']:.0f} / "
+        f"{starts['bare_second']:.0f} ms = {starts['second'] / starts['bare_second']:.2f} (target 0.30); a page that "
+        f"only restores the snapshot, first visit: {floor:.0f} ms = {floor / starts['bare_first']:.2f}"
+    )
     print_charts(example, training)
 
 

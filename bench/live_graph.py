@@ -9,6 +9,7 @@ points: a 1,708-value graph, which opens by neuron and updates there.
 Medians over --runs, alternated. No assertions: figures only (tests/runtime/test_live.py asserts the
 behaviour, with a clock of its own).
 """
+
 import argparse
 import json
 import os
@@ -17,10 +18,10 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from harness import LAUNCH, median, ready, serve
-from teaching import run_program
 from backprop_playground.paths import DIST
+from harness import LAUNCH, median, ready, serve
 from playground_runtime import runner as playground
+from teaching import run_program
 
 TRAINING = """random.seed(0)
 model = MLP(2, [8, 8, 1])
@@ -83,12 +84,18 @@ def main():
         drawn = page.evaluate("document.querySelector('[data-testid=output] svg g.node') !== null")
         browser.close()
 
-    print(f"Medians of {args.runs} runs, {args.steps} training steps, headless Chromium, localhost, {os.cpu_count()} cores")
+    print(
+        f"Medians of {args.runs} runs, {args.steps} training steps, headless Chromium, localhost, {os.cpu_count()} cores"
+    )
     for where, times in (('in the page', page_times), ('in CPython', cpython)):
         with_live, without = median(times['live']), median(times['plain'])
-        print(f"  {where}: with draw_dot(loss, live=True) {with_live / 1000:.2f} s, without {without / 1000:.2f} s, "
-              f"ratio {with_live / without:.2f} (target at most 1.3)")
-        print(f"    each run, with / without: {', '.join(f'{a / 1000:.2f}/{b / 1000:.2f}' for a, b in zip(times['live'], times['plain']))}")
+        print(
+            f"  {where}: with draw_dot(loss, live=True) {with_live / 1000:.2f} s, without {without / 1000:.2f} s, "
+            f"ratio {with_live / without:.2f} (target at most 1.3)"
+        )
+        print(
+            f"    each run, with / without: {', '.join(f'{a / 1000:.2f}/{b / 1000:.2f}' for a, b in zip(times['live'], times['plain']))}"
+        )
     print(f"  {updates} graph-updates in a CPython run; the graph drawn in the page: {drawn}")
 
 

@@ -6,6 +6,7 @@ adds per cell over the cells' own run time, and the article's compressed bytes b
 Figures only, no assertions (tests/test_notebook_page.py asserts the behaviour). The notebooks are
 written into dist/ for the run and removed after it.
 """
+
 import argparse
 import gzip
 import json
@@ -22,7 +23,9 @@ from backprop_playground.server import make_server
 from harness import LAUNCH, TIMEOUT, wait_for  # noqa: E402
 
 # Each code cell reports its own Python time, so that Run all's overhead is what is left.
-TIMED_CELL = 'import time as _t\n_start = _t.perf_counter()\nx{i} = sum(range(1000))\n_own.append(_t.perf_counter() - _start)'
+TIMED_CELL = (
+    'import time as _t\n_start = _t.perf_counter()\nx{i} = sum(range(1000))\n_own.append(_t.perf_counter() - _start)'
+)
 
 NOTE_WHEN_RAN_ALL = """() => {
   const message = document.querySelector('[data-testid=notebook-message]');
@@ -35,17 +38,32 @@ NOTE_WHEN_RAN_ALL = """() => {
 
 
 def notebook(cells):
-    return json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
-        {'cell_type': kind, 'id': f'c{i}', 'metadata': {}, 'source': source,
-         **({'outputs': [], 'execution_count': None} if kind == 'code' else {})}
-        for i, (kind, source) in enumerate(cells)]})
+    return json.dumps(
+        {
+            'nbformat': 4,
+            'nbformat_minor': 5,
+            'metadata': {},
+            'cells': [
+                {
+                    'cell_type': kind,
+                    'id': f'c{i}',
+                    'metadata': {},
+                    'source': source,
+                    **({'outputs': [], 'execution_count': None} if kind == 'code' else {}),
+                }
+                for i, (kind, source) in enumerate(cells)
+            ],
+        }
+    )
 
 
 def hundred_cells():
     cells = []
     for i in range(50):
         cells.append(('markdown', f'## Step {i}\n\nWe multiply *a* by **{i}** and look at `grad`.'))
-        cells.append(('code', f'a{i} = Value({i}.0, label="a{i}")\nb{i} = a{i} * a{i}\nb{i}.backward()\nprint(a{i}.grad)'))
+        cells.append(
+            ('code', f'a{i} = Value({i}.0, label="a{i}")\nb{i} = a{i} * a{i}\nb{i}.backward()\nprint(a{i}.grad)')
+        )
     return notebook(cells)
 
 
@@ -65,9 +83,18 @@ def article_bytes():
         seen.add(name)
         source = (dist / name).read_text(encoding='utf-8')
         folder = posixpath.dirname(name)
-        queue += [posixpath.normpath(posixpath.join(folder, m))
-                  for m in re.findall(r'^import [^;]*? from "(\.{1,2}/[^"]+)";', source, re.M)]
-    files = ['article.html', 'article.css', 'offline/file-warning.js', 'cell/cell.css', 'cell/editor.bundle.js', *sorted(seen)]
+        queue += [
+            posixpath.normpath(posixpath.join(folder, m))
+            for m in re.findall(r'^import [^;]*? from "(\.{1,2}/[^"]+)";', source, re.M)
+        ]
+    files = [
+        'article.html',
+        'article.css',
+        'offline/file-warning.js',
+        'cell/cell.css',
+        'cell/editor.bundle.js',
+        *sorted(seen),
+    ]
     return sum(len(gzip.compress((dist / f).read_bytes(), 9)) for f in files), len(files)
 
 
@@ -84,22 +111,28 @@ def main():
     shown, per_cell = [], []
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path='/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None, args=LAUNCH)
+            browser = p.chromium.launch(
+                executable_path='/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None, args=LAUNCH
+            )
             for _ in range(args.runs):
                 page = browser.new_page()
                 page.goto(url + 'notebook.html#url=bench-100.ipynb')
                 wait_for(page, 'performance.getEntriesByName("notebook-shown").length > 0')
-                shown.append(page.evaluate('''() => {
+                shown.append(
+                    page.evaluate('''() => {
                     const fetched = performance.getEntriesByType("resource").find((e) => e.name.endsWith("bench-100.ipynb"));
                     return performance.getEntriesByName("notebook-shown")[0].startTime - fetched.startTime;
-                }'''))
+                }''')
+                )
                 assert page.get_by_test_id('cell').count() == 50
                 page.close()
             for _ in range(args.runs):
                 page = browser.new_page()
                 page.goto(url + 'notebook.html#url=bench-30.ipynb')
                 expect(page.get_by_test_id('cell')).to_have_count(30, timeout=TIMEOUT)
-                expect(page.get_by_test_id('cell').first.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=TIMEOUT)
+                expect(page.get_by_test_id('cell').first.get_by_test_id('status')).to_have_attribute(
+                    'data-state', 'ready', timeout=TIMEOUT
+                )
                 # Timed in the page: expect() polls at growing intervals, up to a second late.
                 page.evaluate(NOTE_WHEN_RAN_ALL)
                 start = page.evaluate('performance.now()')
@@ -120,10 +153,14 @@ def main():
         for name in written:
             (DIST / name).unlink(missing_ok=True)
     size, count = article_bytes()
-    print(f"100-cell notebook (50 Markdown, 50 code) from #url= to every cell shown: median {statistics.median(shown):.0f} ms "
-          f"(min {min(shown):.0f}, max {max(shown):.0f}), {args.runs} opens")
-    print(f"Run all on 30 cells: {statistics.median(per_cell):.1f} ms per cell over the cells' own Python time "
-          f"(median of {args.runs}; includes each run's message round trip, output and the check after it)")
+    print(
+        f"100-cell notebook (50 Markdown, 50 code) from #url= to every cell shown: median {statistics.median(shown):.0f} ms "
+        f"(min {min(shown):.0f}, max {max(shown):.0f}), {args.runs} opens"
+    )
+    print(
+        f"Run all on 30 cells: {statistics.median(per_cell):.1f} ms per cell over the cells' own Python time "
+        f"(median of {args.runs}; includes each run's message round trip, output and the check after it)"
+    )
     print(f"article before interaction: {size / 1024:.0f} KB compressed in {count} files (gzip -9)")
 
 

@@ -8,6 +8,7 @@ measured by bench/teaching.py; `--only teaching` prints only them, as
 
 Prints medians over --runs fresh page loads (or repeated runs on one page). No assertions: figures only.
 """
+
 import argparse
 import os
 import shutil
@@ -20,13 +21,30 @@ from playwright.sync_api import sync_playwright
 
 import teaching
 from backprop_playground.paths import DIST
-from harness import (CHAIN, LAUNCH, TIMEOUT, WAIT_FOR_GRAPH, bare_site, first_load_bytes, mark, median, ready, serve,
-                     served_bytes, set_code, stop_latency, visits, wait_for)
+from harness import (
+    CHAIN,
+    LAUNCH,
+    TIMEOUT,
+    WAIT_FOR_GRAPH,
+    bare_site,
+    first_load_bytes,
+    mark,
+    median,
+    ready,
+    serve,
+    served_bytes,
+    set_code,
+    stop_latency,
+    visits,
+    wait_for,
+)
 
 ARTICLE_CELLS = 10
 ARTICLE = """<!doctype html><meta charset="utf-8"><title>ten cells</title><h1>Ten cells</h1>{cells}
 <script type="module" src="{site}embed.js"></script>"""
-ARTICLE_CELL = "<p>Step {i}.</p><pre data-playground>x{i} = Value({i}.0, label='x{i}')\nprint('cell {i}', x{i}.data)</pre>"
+ARTICLE_CELL = (
+    "<p>Step {i}.</p><pre data-playground>x{i} = Value({i}.0, label='x{i}')\nprint('cell {i}', x{i}.data)</pre>"
+)
 
 
 def article_figures(browser, site, runs):
@@ -40,7 +58,7 @@ def article_figures(browser, site, runs):
         context = browser.new_context()
         page = context.new_page()
         paths = []
-        page.on('requestfinished', lambda r: r.url.startswith(site) and paths.append(r.url[len(site):].split('?')[0]))
+        page.on('requestfinished', lambda r: r.url.startswith(site) and paths.append(r.url[len(site) :].split('?')[0]))
         page.on('worker', lambda w: workers.append(w.url))
         page.goto(article)
         page.wait_for_function("performance.getEntriesByName('cells-shown').length > 0")
@@ -52,14 +70,22 @@ def article_figures(browser, site, runs):
         first = page.locator('[data-testid=cell]').first
         first.get_by_test_id('run').click()
         first.locator('pre.stdout').wait_for(timeout=TIMEOUT)
-        page.wait_for_function("document.querySelector('[data-testid=cell]').shadowRoot"
-                               ".querySelector('[data-testid=status]').dataset.state === 'ready'", timeout=TIMEOUT)
+        page.wait_for_function(
+            "document.querySelector('[data-testid=cell]').shadowRoot"
+            ".querySelector('[data-testid=status]').dataset.state === 'ready'",
+            timeout=TIMEOUT,
+        )
         first_run.append(1000 * (time.perf_counter() - start))
         python_workers.append(sum(p.endswith('python-worker.js') for p in paths))
         context.close()
     shutil.rmtree(folder)
-    return {'shown': median(shown), 'first_run': median(first_run), 'bytes': before_touch[-1],
-            'python_workers': max(python_workers), 'workers': len(workers) / runs}
+    return {
+        'shown': median(shown),
+        'first_run': median(first_run),
+        'bytes': before_touch[-1],
+        'python_workers': max(python_workers),
+        'workers': len(workers) / runs,
+    }
 
 
 def report(runs):
@@ -117,31 +143,45 @@ def report(runs):
     print(f"Backprop Playground page benchmark: medians of {runs} runs, headless Chromium, localhost")
     print(f"  editor usable after navigation     {median(editor):7.0f} ms")
     print(f"  Python ready (playground)          {median(python):7.0f} ms")
-    print(f"  Python ready (bare loadPyodide)    {median(bare):7.0f} ms   playground/bare = {median(python) / median(bare):.2f}")
+    print(
+        f"  Python ready (bare loadPyodide)    {median(bare):7.0f} ms   playground/bare = {median(python) / median(bare):.2f}"
+    )
     parts = ', '.join(f"{name} {median([s['timings'][name] for s in steps]):.0f} ms" for name in steps[0]['timings'])
     starts = ', '.join(sorted({s['start'] for s in steps}))
     print(f"    inside the worker ({starts}): {parts}")
     print(f"  Run to graph, neuron example       {median(neuron):7.0f} ms")
     for values, (ms, long_task) in renders.items():
-        print(f"  Run to graph, chain of {values:>4} values {ms:7.0f} ms   longest main-thread task {long_task:4.0f} ms")
+        print(
+            f"  Run to graph, chain of {values:>4} values {ms:7.0f} ms   longest main-thread task {long_task:4.0f} ms"
+        )
     print(f"  Stop, interrupt (isolated)         {median(interrupt):7.0f} ms")
     print(f"  Stop, restart to ready (plain host) {median(restart):6.0f} ms")
     print(f"  first load: {files} files, {raw / 1e6:.1f} MB raw, {gz / 1e6:.1f} MB as served with gzip")
     print("Visits on a plain static host (no COOP/COEP), service worker on:")
-    print(f"  first visit ready {offline['first']:7.0f} ms   bare {offline['bare_first']:7.0f} ms   "
-          f"ratio {offline['first'] / offline['bare_first']:.2f}   {offline['first_bytes'] / 1e6:.1f} MB sent "
-          "(the page and the service worker's precache)")
-    print(f"  second visit ready {offline['second']:6.0f} ms   bare {offline['bare_second']:7.0f} ms   "
-          f"ratio {offline['second'] / offline['bare_second']:.2f}   {offline['second_bytes'] / 1e3:.0f} KB sent")
+    print(
+        f"  first visit ready {offline['first']:7.0f} ms   bare {offline['bare_first']:7.0f} ms   "
+        f"ratio {offline['first'] / offline['bare_first']:.2f}   {offline['first_bytes'] / 1e6:.1f} MB sent "
+        "(the page and the service worker's precache)"
+    )
+    print(
+        f"  second visit ready {offline['second']:6.0f} ms   bare {offline['bare_second']:7.0f} ms   "
+        f"ratio {offline['second'] / offline['bare_second']:.2f}   {offline['second_bytes'] / 1e3:.0f} KB sent"
+    )
     print(f"  Stop on the second visit (isolated by the service worker): {offline['stop']:.0f} ms")
     article_bytes, article_files = article['bytes']
     print(f"Article of {ARTICLE_CELLS} cells on another origin (embed.js, plain host):")
-    print(f"  fetched from the site before a cell is touched: {article_files} files, {article_bytes / 1e3:.0f} KB as served with gzip")
+    print(
+        f"  fetched from the site before a cell is touched: {article_files} files, {article_bytes / 1e3:.0f} KB as served with gzip"
+    )
     print(f"  navigation to every cell showing its code  {article['shown']:7.0f} ms")
-    print(f"  first Run to its output, cold            {article['first_run']:7.0f} ms   "
-          f"/ main page's Python ready = {article['first_run'] / median(python):.2f}")
-    print(f"  Python workers: {article['python_workers']} (workers started per page: {article['workers']:.0f}, "
-          "the Python one and the graph one)")
+    print(
+        f"  first Run to its output, cold            {article['first_run']:7.0f} ms   "
+        f"/ main page's Python ready = {article['first_run'] / median(python):.2f}"
+    )
+    print(
+        f"  Python workers: {article['python_workers']} (workers started per page: {article['workers']:.0f}, "
+        "the Python one and the graph one)"
+    )
 
 
 def main():

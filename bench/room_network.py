@@ -12,6 +12,7 @@
    --browsers headless Chromium pages open the main page there and wait for Python. Prints every response's
    status, each client's time p50/p95, the bytes sent, the browsers' ready times and the server's CPU seconds.
 """
+
 import argparse
 import http.client
 import os
@@ -52,9 +53,11 @@ def first_visit(browser, url, refuse_packed=False):
 def side_by_side(runs):
     server, url = serve(DIST)
     port = server.server_address[1]
-    ways = {'127.0.0.1, brotli': (f"http://127.0.0.1:{port}/", False),
-            f'{LAN}, packed runtime': (f"http://{LAN}:{port}/", False),
-            f'{LAN}, files one by one (before)': (f"http://{LAN}:{port}/", True)}
+    ways = {
+        '127.0.0.1, brotli': (f"http://127.0.0.1:{port}/", False),
+        f'{LAN}, packed runtime': (f"http://{LAN}:{port}/", False),
+        f'{LAN}, files one by one (before)': (f"http://{LAN}:{port}/", True),
+    }
     results = {name: [] for name in ways}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable(), args=ARGS)
@@ -69,9 +72,11 @@ def side_by_side(runs):
     print(f"1. A first visit to the main page, {runs} fresh contexts each, taking turns:")
     for name, rows in results.items():
         sent, ready = statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
-        print(f"   {name:<40} {sent / 1e6:5.2f} MB sent, Python ready {ready:6.0f} ms "
-              f"(min {min(r[1] for r in rows):.0f}, max {max(r[1] for r in rows):.0f}; {ready / before:.2f}x the LAN before), "
-              f"packed used: {sorted({r[2] for r in rows})}")
+        print(
+            f"   {name:<40} {sent / 1e6:5.2f} MB sent, Python ready {ready:6.0f} ms "
+            f"(min {min(r[1] for r in rows):.0f}, max {max(r[1] for r in rows):.0f}; {ready / before:.2f}x the LAN before), "
+            f"packed used: {sorted({r[2] for r in rows})}"
+        )
 
 
 def executable():
@@ -126,8 +131,13 @@ def free_port():
 def room_at_once(learners, browsers):
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        laptop = subprocess.Popen([sys.executable, 'build.py', 'serve', '--host', '0.0.0.0', '--port', str(port), '--classroom', folder],
-                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        laptop = subprocess.Popen(
+            [sys.executable, 'build.py', 'serve', '--host', '0.0.0.0', '--port', str(port), '--classroom', folder],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         try:
             for line in laptop.stdout:
                 if line.startswith('teacher:'):
@@ -139,7 +149,10 @@ def room_at_once(learners, browsers):
                 browser = p.chromium.launch(executable_path=executable(), args=ARGS)
                 contexts = [browser.new_context(service_workers='block') for _ in range(browsers)]
                 pages = [context.new_page() for context in contexts]
-                clients = [threading.Thread(target=fetch_all, args=(port, paths, times, statuses, sent)) for _ in range(learners)]
+                clients = [
+                    threading.Thread(target=fetch_all, args=(port, paths, times, statuses, sent))
+                    for _ in range(learners)
+                ]
                 started = time.perf_counter()
                 for client in clients:
                     client.start()
@@ -157,11 +170,15 @@ def room_at_once(learners, browsers):
             laptop.kill()
             laptop.wait()
     quantiles = statistics.quantiles(times, n=20)
-    print(f"2. {learners} learners opening course.html at once on {LAN} ({len(paths)} files each, {sum(sent) / learners / 1e6:.2f} MB "
-          f"each), with {browsers} browsers starting Python meanwhile:")
+    print(
+        f"2. {learners} learners opening course.html at once on {LAN} ({len(paths)} files each, {sum(sent) / learners / 1e6:.2f} MB "
+        f"each), with {browsers} browsers starting Python meanwhile:"
+    )
     print(f"   responses: {dict(statuses)}; all served: {statuses.get(200, 0) == learners * len(paths)}")
-    print(f"   a learner's whole visit: p50 {statistics.median(times):.2f} s, p95 {quantiles[18]:.2f} s; all done in {wall:.2f} s; "
-          f"{sum(sent) / 1e6:.0f} MB sent")
+    print(
+        f"   a learner's whole visit: p50 {statistics.median(times):.2f} s, p95 {quantiles[18]:.2f} s; all done in {wall:.2f} s; "
+        f"{sum(sent) / 1e6:.0f} MB sent"
+    )
     print(f"   browsers' Python ready meanwhile: {', '.join(f'{r:.0f}' for r in sorted(ready))} ms")
     print(f"   the server's CPU: {cpu:.2f} s")
 

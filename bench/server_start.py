@@ -3,6 +3,7 @@ the first page it serves (seconds from the command's start to a 200 for index.ht
 
     python build.py && python bench/server_start.py [--runs 5]
 """
+
 import argparse
 import socket
 import statistics
@@ -24,8 +25,13 @@ def free_port():
 def time_to_first_page(timeout_s=300):
     port = free_port()
     started = time.perf_counter()
-    server = subprocess.Popen([sys.executable, 'build.py', 'serve', '--port', str(port)], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, 'build.py', 'serve', '--port', str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         while time.perf_counter() - started < timeout_s:
             if server.poll() is not None:
@@ -48,8 +54,10 @@ def main():
     args = parser.parse_args()
     first = time_to_first_page()  # brings dist/ up to date if it was not
     times = [time_to_first_page() for _ in range(args.runs)]
-    print(f'build.py serve, nothing changed: first page after {statistics.median(times):.2f} s '
-          f'(median of {args.runs}; {min(times):.2f}-{max(times):.2f} s); the run before them took {first:.2f} s')
+    print(
+        f'build.py serve, nothing changed: first page after {statistics.median(times):.2f} s '
+        f'(median of {args.runs}; {min(times):.2f}-{max(times):.2f} s); the run before them took {first:.2f} s'
+    )
 
 
 if __name__ == '__main__':

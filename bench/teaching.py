@@ -15,6 +15,7 @@
 
 Prints figures, never asserts; a figure that cannot be measured is printed with the reason.
 """
+
 import argparse
 import contextlib
 import gc
@@ -63,7 +64,9 @@ def step(model, Value, k, steps):
     return total_loss, accuracy
 """
 
-DEMO = LOOP + f"""
+DEMO = (
+    LOOP
+    + f"""
 random.seed(1337)
 model = MLP(2, [16, 16, 1])
 start = time.perf_counter()
@@ -73,6 +76,7 @@ for k in range({DEMO_STEPS}):
     plot_boundary(model, X, y)
 print('BENCH', time.perf_counter() - start, repr(total_loss.data))
 """
+)
 
 # A program that imports micropip makes the worker load it first. The install and the comparison are one
 # program: after a run that imported micropip, the next run gets a fresh Python, without micrograd.
@@ -86,12 +90,15 @@ installed_s = time.perf_counter() - install_started
 # The playground puts scalargrad in sys.modules as micrograd: drop that alias to import the real one.
 def engines_program(order):
     """One Run: ENGINE_STEPS steps of each engine, in `order`, from the same weights."""
-    return """import gc, json, statistics, sys
+    return (
+        """import gc, json, statistics, sys
 for name in ('micrograd', 'micrograd.engine', 'micrograd.nn'):
     sys.modules.pop(name, None)
 import micrograd.engine, micrograd.nn
 import scalargrad, scalargrad.nn
-""" + LOOP + f"""
+"""
+        + LOOP
+        + f"""
 random.seed(1337)
 reference = micrograd.nn.MLP(2, [16, 16, 1])
 ours = scalargrad.nn.MLP(2, [16, 16, 1])
@@ -114,6 +121,7 @@ print('BENCH', json.dumps({{'micrograd': timed['micrograd'][0], 'scalargrad': ti
                            'same_losses': all(abs(a - b) <= 1e-9 * abs(a)
                                               for a, b in zip(timed['micrograd'][1], timed['scalargrad'][1]))}}))
 """
+    )
 
 
 # Run to the status leaving `running` (the click sets it at once; it leaves once every output is in).
@@ -180,7 +188,7 @@ def bench_line(page):
     """What the last run printed after 'BENCH ': the programs hand their numbers back that way."""
     text = '\n'.join(last_run(page).locator('pre.stdout').all_inner_texts())
     lines = [line for line in text.splitlines() if line.startswith('BENCH ')]
-    return lines[-1][len('BENCH '):] if lines else None
+    return lines[-1][len('BENCH ') :] if lines else None
 
 
 def what_went_wrong(page):
@@ -214,7 +222,11 @@ def step_presses(page, runs):
         pressed = page.evaluate(PRESS_STEPS)
         presses += pressed['presses']
         positions.append(pressed['position'])
-    return {'presses': presses, 'position': positions[-1], 'size': last_run(page).locator('.graph-size').all_inner_texts()}
+    return {
+        'presses': presses,
+        'position': positions[-1],
+        'size': last_run(page).locator('.graph-size').all_inner_texts(),
+    }
 
 
 def demo_with_charts(page, runs):
@@ -239,8 +251,13 @@ def demo_in_cpython(runs):
     """The same program in CPython with plot() and plot_boundary() doing nothing: exec's wall time."""
     run_ms, losses = [], set()
     for _ in range(runs):
-        namespace = {'Value': scalargrad.Value, 'MLP': scalargrad.nn.MLP, 'make_moons': scalargrad.make_moons,
-                     'plot': lambda **series: None, 'plot_boundary': lambda model, X, y: None}
+        namespace = {
+            'Value': scalargrad.Value,
+            'MLP': scalargrad.nn.MLP,
+            'make_moons': scalargrad.make_moons,
+            'plot': lambda **series: None,
+            'plot_boundary': lambda model, X, y: None,
+        }
         printed = io.StringIO()
         gc.collect()
         start = time.perf_counter()
@@ -253,8 +270,18 @@ def demo_in_cpython(runs):
 
 def download_micrograd(folder):
     """micrograd 0.1.0's wheel from PyPI: (its path, None) or (None, why there is none)."""
-    command = [sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:',
-               '-d', str(folder), 'micrograd==0.1.0']
+    command = [
+        sys.executable,
+        '-m',
+        'pip',
+        'download',
+        '--quiet',
+        '--no-deps',
+        '--only-binary=:all:',
+        '-d',
+        str(folder),
+        'micrograd==0.1.0',
+    ]
     done = subprocess.run(command, capture_output=True, text=True)
     wheels = list(Path(folder).glob('micrograd-0.1.0-*.whl'))
     if not wheels:
@@ -281,11 +308,16 @@ def engines_in_pyodide(page, wheel_url, runs):
             return {'error': f"the comparison did not run ({result['state']}): {what_went_wrong(page)}"}
         results.append(json.loads(line))
     ratios = [r['micrograd'] / r['scalargrad'] for r in results]
-    return {'install_s': results[0]['install_s'], 'module': results[0]['module'], 'runs': len(results),
-            'micrograd_ms': 1000 * median([r['micrograd'] for r in results]),
-            'scalargrad_ms': 1000 * median([r['scalargrad'] for r in results]),
-            'ratio': median(ratios), 'ratios': (min(ratios), max(ratios)),
-            'same_losses': all(r['same_losses'] for r in results)}
+    return {
+        'install_s': results[0]['install_s'],
+        'module': results[0]['module'],
+        'runs': len(results),
+        'micrograd_ms': 1000 * median([r['micrograd'] for r in results]),
+        'scalargrad_ms': 1000 * median([r['scalargrad'] for r in results]),
+        'ratio': median(ratios),
+        'ratios': (min(ratios), max(ratios)),
+        'same_losses': all(r['same_losses'] for r in results),
+    }
 
 
 def page_figures(runs):
@@ -298,8 +330,11 @@ def page_figures(runs):
             browser = p.chromium.launch(executable_path=executable, args=LAUNCH)
             steps = on_fresh_page(browser, url, lambda page: step_presses(page, runs))
             demo = on_fresh_page(browser, url, lambda page: demo_with_charts(page, runs))
-            engines = {'error': download_problem} if download_problem else \
-                on_fresh_page(browser, url, lambda page: engines_in_pyodide(page, f"{url}{wheel.name}", runs))
+            engines = (
+                {'error': download_problem}
+                if download_problem
+                else on_fresh_page(browser, url, lambda page: engines_in_pyodide(page, f"{url}{wheel.name}", runs))
+            )
             browser.close()
     return steps, demo, engines
 
@@ -315,14 +350,22 @@ def print_steps(steps):
     to_frames = [p['toFrames'] for p in presses]
     slowest = max(presses, key=lambda p: p['mainThread'])
     unchanged = sum(not p['changed'] for p in presses)
-    print(f"  1. Step through backward, chain of {', '.join(steps['size']) or f'{4 * CHAIN_LINKS + 1} values'} "
-          f"(stepper at '{steps['position']}'), {len(presses)} presses of Step (target under 16 ms):")
-    print(f"     main-thread time per step            median {median(main_thread):5.1f} ms   max {max(main_thread):5.1f} ms "
-          f"(the slowest: handler {slowest['handler']:.1f} + frame {slowest['rendering']:.1f})")
+    print(
+        f"  1. Step through backward, chain of {', '.join(steps['size']) or f'{4 * CHAIN_LINKS + 1} values'} "
+        f"(stepper at '{steps['position']}'), {len(presses)} presses of Step (target under 16 ms):"
+    )
+    print(
+        f"     main-thread time per step            median {median(main_thread):5.1f} ms   max {max(main_thread):5.1f} ms "
+        f"(the slowest: handler {slowest['handler']:.1f} + frame {slowest['rendering']:.1f})"
+    )
     print(f"       click handler alone (synchronous)  median {median(handler):5.1f} ms   max {max(handler):5.1f} ms")
-    print(f"       the next frame's style, layout, paint median {median(rendering):4.1f} ms   max {max(rendering):5.1f} ms")
-    print(f"     click to two animation frames later  median {median(to_frames):5.1f} ms   max {max(to_frames):5.1f} ms "
-          "(waits for frames too)")
+    print(
+        f"       the next frame's style, layout, paint median {median(rendering):4.1f} ms   max {max(rendering):5.1f} ms"
+    )
+    print(
+        f"     click to two animation frames later  median {median(to_frames):5.1f} ms   max {max(to_frames):5.1f} ms "
+        "(waits for frames too)"
+    )
     if unchanged:
         print(f"     presses after which no grad text had changed: {unchanged}")
 
@@ -331,26 +374,43 @@ def print_demo(demo, cpython):
     if 'error' in demo:
         print(f"  2. micrograd's demo with live charts: not measured: {demo['error']}")
         return
-    losses = 'the same final loss' if demo['losses'] == cpython['losses'] else \
-        f"final losses differ: page {sorted(demo['losses'])}, CPython {sorted(cpython['losses'])}"
-    print(f"  2. micrograd's demo, {DEMO_STEPS} steps of MLP(2, [16, 16, 1]) on 100 moons, plot + plot_boundary every step:")
-    print(f"     page, click Run to ready             {demo['ms'] / 1000:6.2f} s   (the loop timed inside Pyodide: {demo['loop_ms'] / 1000:.2f} s)")
-    print(f"     CPython {cpython['python']}, no plot calls       {cpython['ms'] / 1000:6.2f} s   "
-          f"page/CPython = {demo['ms'] / cpython['ms']:.2f} (target within 2.5), {losses}")
-    print(f"     training chart points: {demo['points'] if demo['points'] is not None else 'no training chart in the page'}")
+    losses = (
+        'the same final loss'
+        if demo['losses'] == cpython['losses']
+        else f"final losses differ: page {sorted(demo['losses'])}, CPython {sorted(cpython['losses'])}"
+    )
+    print(
+        f"  2. micrograd's demo, {DEMO_STEPS} steps of MLP(2, [16, 16, 1]) on 100 moons, plot + plot_boundary every step:"
+    )
+    print(
+        f"     page, click Run to ready             {demo['ms'] / 1000:6.2f} s   (the loop timed inside Pyodide: {demo['loop_ms'] / 1000:.2f} s)"
+    )
+    print(
+        f"     CPython {cpython['python']}, no plot calls       {cpython['ms'] / 1000:6.2f} s   "
+        f"page/CPython = {demo['ms'] / cpython['ms']:.2f} (target within 2.5), {losses}"
+    )
+    print(
+        f"     training chart points: {demo['points'] if demo['points'] is not None else 'no training chart in the page'}"
+    )
 
 
 def print_engines(engines):
     if 'error' in engines:
         print(f"  3. scalargrad vs micrograd 0.1.0 in Pyodide: not measured: {engines['error']}")
         return
-    print(f"  3. scalargrad vs micrograd 0.1.0 inside the page's Pyodide, {ENGINE_STEPS} steps each, same data and weights,"
-          f" {engines['runs']} Runs taking turns to go first")
-    print(f"     (each Run awaits micropip.install of the PyPI wheel first, a fresh Python's: {engines['install_s']:.2f} s; "
-          f"micrograd from {engines['module']}):")
-    print(f"     micrograd 0.1.0 {engines['micrograd_ms']:6.1f} ms/step   scalargrad {engines['scalargrad_ms']:6.1f} ms/step   "
-          f"micrograd/scalargrad, median of the Runs' ratios = {engines['ratio']:.2f} [{engines['ratios'][0]:.2f}-{engines['ratios'][1]:.2f}] (target 3)   "
-          f"losses {'equal' if engines['same_losses'] else 'DIFFER'}")
+    print(
+        f"  3. scalargrad vs micrograd 0.1.0 inside the page's Pyodide, {ENGINE_STEPS} steps each, same data and weights,"
+        f" {engines['runs']} Runs taking turns to go first"
+    )
+    print(
+        f"     (each Run awaits micropip.install of the PyPI wheel first, a fresh Python's: {engines['install_s']:.2f} s; "
+        f"micrograd from {engines['module']}):"
+    )
+    print(
+        f"     micrograd 0.1.0 {engines['micrograd_ms']:6.1f} ms/step   scalargrad {engines['scalargrad_ms']:6.1f} ms/step   "
+        f"micrograd/scalargrad, median of the Runs' ratios = {engines['ratio']:.2f} [{engines['ratios'][0]:.2f}-{engines['ratios'][1]:.2f}] (target 3)   "
+        f"losses {'equal' if engines['same_losses'] else 'DIFFER'}"
+    )
 
 
 def report(runs):

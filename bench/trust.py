@@ -7,6 +7,7 @@ Python's live objects are counted with gc.get_objects(), which itself earns the 
 run 5's count is from the first interpreter, run 30's from one that ran runs 6 to 30. The JS heap is read
 after a full collection (DevTools protocol). Prints medians over --runs. No assertions: figures only (tests/test_trust.py asserts the behaviour).
 """
+
 import argparse
 import statistics
 import threading
@@ -66,7 +67,9 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path='/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None, args=LAUNCH)
+        browser = p.chromium.launch(
+            executable_path='/usr/bin/chromium' if Path('/usr/bin/chromium').exists() else None, args=LAUNCH
+        )
         page = open_page(browser, url)
         page.wait_for_timeout(4000)  # the standby Python restores in the background after the first ready
         page.evaluate(TIME_RUN, [NEURON, 'svg'])
@@ -89,21 +92,31 @@ def main():
             for i in range(30):
                 page.evaluate(TIME_RUN, [CHAIN.format(length) + (COUNT if i in (4, 29) else ''), None])
                 if i in (4, 29):
-                    objects.append(int(page.locator('[data-testid=output] section.run').last.locator('pre.stdout').inner_text()))
+                    objects.append(
+                        int(page.locator('[data-testid=output] section.run').last.locator('pre.stdout').inner_text())
+                    )
                     cdp.send('HeapProfiler.collectGarbage')
                     heap.append(cdp.send('Runtime.getHeapUsage')['usedSize'])
                 page.get_by_test_id('clear').click()
             memory[length] = objects, heap
             page.close()
         browser.close()
-    print(f"Run→graph, neuron: median {statistics.median(graph):.0f} ms (min {min(graph):.0f}, max {max(graph):.0f}), {args.runs} runs")
-    print(f"first output after a run that forces a fresh Python, standby ready: median {statistics.median(fresh_ready):.0f} ms "
-          f"(min {min(fresh_ready):.0f}, max {max(fresh_ready):.0f})")
-    print(f"  the same with Run pressed at once after the run that reached out: median {statistics.median(fresh_at_once):.0f} ms")
+    print(
+        f"Run→graph, neuron: median {statistics.median(graph):.0f} ms (min {min(graph):.0f}, max {max(graph):.0f}), {args.runs} runs"
+    )
+    print(
+        f"first output after a run that forces a fresh Python, standby ready: median {statistics.median(fresh_ready):.0f} ms "
+        f"(min {min(fresh_ready):.0f}, max {max(fresh_ready):.0f})"
+    )
+    print(
+        f"  the same with Run pressed at once after the run that reached out: median {statistics.median(fresh_at_once):.0f} ms"
+    )
     for length, (objects, heap) in memory.items():
-        print(f"30 runs of {CHAINS[length]}, Clear between them: Python's live objects {objects[0]:,} after run 5, "
-              f"{objects[1]:,} after run 30 ({objects[1] / objects[0]:.3f}x); page JS heap after a full collection "
-              f"{heap[0] / 1e6:.1f} MB -> {heap[1] / 1e6:.1f} MB ({heap[1] / heap[0]:.2f}x)")
+        print(
+            f"30 runs of {CHAINS[length]}, Clear between them: Python's live objects {objects[0]:,} after run 5, "
+            f"{objects[1]:,} after run 30 ({objects[1] / objects[0]:.3f}x); page JS heap after a full collection "
+            f"{heap[0] / 1e6:.1f} MB -> {heap[1] / 1e6:.1f} MB ({heap[1] / heap[0]:.2f}x)"
+        )
 
 
 if __name__ == '__main__':

@@ -1,5 +1,6 @@
 """Fixtures for every folder of tests/: the built site and its servers, Chromium's settings for the
 Playwright pages, other origins, and an nbgrader course. Helpers are in support/ (on pytest's pythonpath)."""
+
 import os
 import subprocess
 import sys
@@ -13,8 +14,6 @@ from support import suite_clock
 
 suite_clock.install()  # before the helpers below are imported: they are timed where they start things
 
-from support.suite_clock import (pytest_configure, pytest_runtest_protocol, pytest_runtest_setup,  # noqa: E402,F401
-                                 pytest_runtest_teardown)
 from backprop_playground.build import build  # noqa: E402
 from backprop_playground.paths import DIST  # noqa: E402
 from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network  # noqa: E402
@@ -24,6 +23,7 @@ from support.course import IDS  # noqa: E402
 from support.pages import open_playground, seen_requests  # noqa: E402
 from support.servers import serving, static_origin, stop  # noqa: E402
 from support.shared_page import SharedPlayground, SharedTab  # noqa: E402
+from support.suite_clock import pytest_configure, pytest_runtest_protocol, pytest_runtest_setup, pytest_runtest_teardown  # noqa: E402,F401
 
 DEBIAN_CHROMIUM = '/usr/bin/chromium'
 
@@ -36,10 +36,16 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_addoption(parser):
     suite_clock.add_options(parser)
-    parser.addoption('--reverse', action='store_true',
-                     help='run the tests in reverse order (a file whose tests share a page passes so too)')
-    parser.addoption('--alone', action='store_true',
-                     help='give each test that would share the main page one of its own, as if it ran alone')
+    parser.addoption(
+        '--reverse',
+        action='store_true',
+        help='run the tests in reverse order (a file whose tests share a page passes so too)',
+    )
+    parser.addoption(
+        '--alone',
+        action='store_true',
+        help='give each test that would share the main page one of its own, as if it ran alone',
+    )
 
 
 def pytest_collection_modifyitems(config, items):
@@ -65,7 +71,9 @@ def pytest_sessionstart(session):
     config = session.config
     if hasattr(config, 'workerinput') or not getattr(config.option, 'numprocesses', None):
         return
-    if config.args and all(Path(arg.split('::')[0]).resolve().is_relative_to(ROOT / 'tests' / 'engine') for arg in config.args):
+    if config.args and all(
+        Path(arg.split('::')[0]).resolve().is_relative_to(ROOT / 'tests' / 'engine') for arg in config.args
+    ):
         return
     started = time.perf_counter()
     build()
@@ -140,10 +148,18 @@ def cdn(cdn_package):
 
 # Chromium, for the pages.
 
+
 @pytest.fixture(scope='session')
 def browser_type_launch_args(browser_type_launch_args):
-    args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-            '--disable-sync', '--no-first-run', f'--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1']
+    args = [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        f'--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1',
+    ]
     if os.path.exists(DEBIAN_CHROMIUM):
         return {**browser_type_launch_args, 'executable_path': DEBIAN_CHROMIUM, 'args': args}
     # A laptop without Debian's Chromium: Playwright's own browser, fetched once if it is missing.

@@ -15,10 +15,10 @@ UNARY = {
     'sigmoid': (lambda v: v.sigmoid(), [-30.0, -1.0, 0.0, 2.0]),
     'gelu': (lambda v: v.gelu(), [-2.0, -0.5, 0.0, 0.5, 3.0]),
     'neg': (lambda v: -v, [-1.0, 0.0, 2.0]),
-    'square': (lambda v: v ** 2, [-3.0, 0.0, 1.5]),
-    'cube': (lambda v: v ** 3, [-2.0, 0.0, 1.5]),
-    'sqrt': (lambda v: v ** 0.5, [0.25, 4.0]),
-    'reciprocal': (lambda v: v ** -1, [-2.0, 0.5, 3.0]),
+    'square': (lambda v: v**2, [-3.0, 0.0, 1.5]),
+    'cube': (lambda v: v**3, [-2.0, 0.0, 1.5]),
+    'sqrt': (lambda v: v**0.5, [0.25, 4.0]),
+    'reciprocal': (lambda v: v**-1, [-2.0, 0.5, 3.0]),
     'add number': (lambda v: v + 3, [-1.0, 0.0]),
     'radd': (lambda v: 3 + v, [-1.0, 0.0]),
     'rsub': (lambda v: 1 - v, [-1.0, 2.0]),
@@ -26,7 +26,7 @@ UNARY = {
     'rmul': (lambda v: 2 * v, [-1.0, 2.0]),
     'div number': (lambda v: v / 2, [-1.0, 2.0]),
     'rdiv': (lambda v: 10.0 / v, [-2.0, 0.5]),
-    'rpow': (lambda v: 2 ** v, [-1.0, 0.0, 1.5]),
+    'rpow': (lambda v: 2**v, [-1.0, 0.0, 1.5]),
 }
 UNARY_CASES = [(name, x) for name, (_, xs) in UNARY.items() for x in xs]
 
@@ -35,9 +35,9 @@ BINARY = {
     'sub': lambda a, b: a - b,
     'mul': lambda a, b: a * b,
     'div': lambda a, b: a / b,
-    'pow': lambda a, b: a ** b,
+    'pow': lambda a, b: a**b,
     'max': lambda a, b: a.max(b),
-    'mixed': lambda a, b: (a * b + a.tanh()) / (b ** 2 + 1),
+    'mixed': lambda a, b: (a * b + a.tanh()) / (b**2 + 1),
 }
 BINARY_INPUTS = [(1.5, 2.0), (0.5, -1.5), (2.0, 0.0), (3.0, 0.5)]
 
@@ -106,11 +106,16 @@ def tutorial_neuron():
     w1 = Value(-3.0, label='w1')
     w2 = Value(1.0, label='w2')
     b = Value(6.8813735870195432, label='b')
-    x1w1 = x1 * w1; x1w1.label = 'x1*w1'
-    x2w2 = x2 * w2; x2w2.label = 'x2*w2'
-    x1w1x2w2 = x1w1 + x2w2; x1w1x2w2.label = 'x1*w1 + x2*w2'
-    n = x1w1x2w2 + b; n.label = 'n'
-    o = n.tanh(); o.label = 'o'
+    x1w1 = x1 * w1
+    x1w1.label = 'x1*w1'
+    x2w2 = x2 * w2
+    x2w2.label = 'x2*w2'
+    x1w1x2w2 = x1w1 + x2w2
+    x1w1x2w2.label = 'x1*w1 + x2*w2'
+    n = x1w1x2w2 + b
+    n.label = 'n'
+    o = n.tanh()
+    o.label = 'o'
     return dict(x1=x1, x2=x2, w1=w1, w2=w2, b=b, x1w1=x1w1, x2w2=x2w2, x1w1x2w2=x1w1x2w2, n=n, o=o)
 
 
@@ -216,10 +221,11 @@ class Learner(Value):
     """A learner's subclass with an op of its own, written the micrograd way (a closure for _backward)."""
 
     def cube(self):
-        out = Learner(self.data ** 3, (self,), 'cube')
+        out = Learner(self.data**3, (self,), 'cube')
 
         def _backward():
-            self.grad += 3 * self.data ** 2 * out.grad
+            self.grad += 3 * self.data**2 * out.grad
+
         out._backward = _backward
         return out
 
@@ -236,7 +242,7 @@ def chain(shape, n):
         elif shape == 'tanh':
             x = x.tanh()
         elif shape == 'square':
-            x = x ** 2
+            x = x**2
         elif shape == 'learner_cube':
             x = x.cube()
         elif shape == 'learner_mixed':
@@ -300,7 +306,7 @@ def test_undefined_math_gives_nan_or_inf_not_an_exception():
     t.backward()
     assert Value(-1000.0).sigmoid().data == 0.0
     z = Value(0.0)
-    (z ** 0).backward()
+    (z**0).backward()
     assert z.grad == 0.0
 
 
@@ -318,7 +324,7 @@ def test_backward_gives_the_grads_of_each_backward_called_by_hand():
     def graph():
         a, b, c = Value(0.5), Value(-1.5), Value(2.0)
         d = a * b + c * a
-        e = (d * d + b).tanh() * (c ** 2 - a / b) + d.relu() + (a + a) * (b * b)
+        e = (d * d + b).tanh() * (c**2 - a / b) + d.relu() + (a + a) * (b * b)
         return [a, b, c, d], e
 
     watched, out = graph()
@@ -377,8 +383,9 @@ def test_a_neuron_builds_the_graph_micrograds_sum_builds():
 
     leaves = {id(v) for v in n.parameters() + x if isinstance(v, Value)}
     assert {s[2] for s in shape(got) if not isinstance(s[2], list)} >= leaves
-    assert [(op, data, kids if isinstance(kids, list) else kids in leaves) for op, data, kids in shape(got)] == \
-        [(op, data, kids if isinstance(kids, list) else kids in leaves) for op, data, kids in shape(want)]
+    assert [(op, data, kids if isinstance(kids, list) else kids in leaves) for op, data, kids in shape(got)] == [
+        (op, data, kids if isinstance(kids, list) else kids in leaves) for op, data, kids in shape(want)
+    ]
 
 
 def test_a_neuron_whose_weights_or_bias_are_replaced_with_numbers_computes_as_the_operators_do():
@@ -412,8 +419,15 @@ def test_mlp_runs_and_names_the_layers_it_has_when_called():
     model.layers.append(Layer(2, 1, nonlin=False))
     out = model([Value(1.0), Value(-2.0)])
     assert isinstance(out, Value) and out.label == 'L3.n1'
-    assert sorted({n.label for n in out.topological_order() if n.label}) == \
-        ['L1.n1', 'L1.n2', 'L1.n3', 'L1.n4', 'L2.n1', 'L2.n2', 'L3.n1']
+    assert sorted({n.label for n in out.topological_order() if n.label}) == [
+        'L1.n1',
+        'L1.n2',
+        'L1.n3',
+        'L1.n4',
+        'L2.n1',
+        'L2.n2',
+        'L3.n1',
+    ]
 
 
 def test_unknown_activation_is_a_clear_error():

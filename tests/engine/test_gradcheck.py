@@ -8,7 +8,7 @@ from support.learners import SetValue
 
 def test_correct_gradients_agree():
     a, b = Value(1.5, label='a'), Value(-0.5, label='b')
-    out = ((a * b).tanh() + a ** 2 + b.exp() + (a - b).relu() + a.max(b) + (a / 3).sigmoid() + b.gelu()) * 2
+    out = ((a * b).tanh() + a**2 + b.exp() + (a - b).relu() + a.max(b) + (a / 3).sigmoid() + b.gelu()) * 2
     out.backward()
     checks = gradcheck(out)
     assert [c.node for c in checks if c.node.label] == [a, b]  # the other leaves are constants
@@ -38,6 +38,7 @@ def test_inner_nodes_can_be_checked():
 
 def test_learner_class_with_overwriting_backward_is_flagged():
     """Seed 000's class: `self.grad = ...` instead of `+=`, wrong once a value is used twice."""
+
     class Learner(SetValue):
         def __add__(self, other):
             out = Learner(self.data + other.data, (self, other), '+')
@@ -45,6 +46,7 @@ def test_learner_class_with_overwriting_backward_is_flagged():
             def _backward():
                 self.grad = out.grad
                 other.grad = out.grad
+
             out._backward = _backward
             return out
 
@@ -54,6 +56,7 @@ def test_learner_class_with_overwriting_backward_is_flagged():
             def _backward():
                 self.grad = other.data * out.grad
                 other.grad = self.data * out.grad
+
             out._backward = _backward
             return out
 
@@ -70,7 +73,7 @@ def test_learner_class_with_overwriting_backward_is_flagged():
 
 def test_unknown_op_is_not_checkable():
     a = Value(2.0)
-    out = Value(a.data ** 3, (a,), 'cube')
+    out = Value(a.data**3, (a,), 'cube')
     (check,) = gradcheck(out)
     assert check.ok is None and math.isnan(check.numeric)
     assert a.data == 2.0

@@ -30,7 +30,8 @@ def test_trace_of_a_deep_chain_does_not_recurse():
 def test_dot_draws_the_tutorial_picture():
     a = Value(2.0, label='a')
     b = Value(-3.0, label='b')
-    e = a * b; e.label = 'e'
+    e = a * b
+    e.label = 'e'
     e.backward()
     dot = to_dot(e)
     assert dot.startswith('digraph {')
@@ -46,7 +47,8 @@ def test_dot_draws_the_tutorial_picture():
 def test_learner_class_with_prev_set_is_drawn():
     x = SetValue(2.0, label='x')
     w = SetValue(-3.0, label='w')
-    y = x * w; y.label = 'y'
+    y = x * w
+    y.label = 'y'
     dot = draw_dot(y).source
     assert '{ x | data 2.0000 | grad 0.0000 }' in dot
     assert '{ y | data -6.0000 | grad 0.0000 }' in dot
@@ -61,14 +63,17 @@ def test_learner_class_with_children_is_drawn():
     assert dot.count(' -> v2') == 2  # no op: children point at the node itself
 
 
-@pytest.mark.parametrize('label,expected', [
-    ('{a|b}', r'\{a\|b\}'),
-    ('<x>', r'\<x\>'),
-    ('say "hi"', r'say \"hi\"'),
-    ('back\\slash', r'back\\slash'),  # Graphviz reads \\ in a label as one backslash
-    ('line\nbreak', r'line\\nbreak'),
-    ('bell\x07', r'bell\\x07'),
-])
+@pytest.mark.parametrize(
+    'label,expected',
+    [
+        ('{a|b}', r'\{a\|b\}'),
+        ('<x>', r'\<x\>'),
+        ('say "hi"', r'say \"hi\"'),
+        ('back\\slash', r'back\\slash'),  # Graphviz reads \\ in a label as one backslash
+        ('line\nbreak', r'line\\nbreak'),
+        ('bell\x07', r'bell\\x07'),
+    ],
+)
 def test_hostile_labels_come_out_literally(label, expected):
     v = Value(1.0, label=label)
     dot = to_dot(v)
@@ -86,6 +91,7 @@ def test_non_numeric_data_is_shown_as_text():
     class Odd:
         data = 'n/a'
         _prev = ()
+
     assert '{  | data n/a }' in to_dot(Odd())
 
 
@@ -126,27 +132,34 @@ def test_dot_text_is_the_same_in_every_process():
     here = os.path.dirname(__file__)
     outputs = set()
     for seed, junk in [('0', 0), ('1', 7), ('12345', 100)]:
-        code = DOT_OF_A_SET_GRAPH.format(py=os.path.join(here, '..', '..', 'py', 'scalargrad'), tests=os.path.dirname(here), junk=junk)
+        code = DOT_OF_A_SET_GRAPH.format(
+            py=os.path.join(here, '..', '..', 'py', 'scalargrad'), tests=os.path.dirname(here), junk=junk
+        )
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        outputs.add(subprocess.run([sys.executable, '-c', code], env=env, capture_output=True,
-                                   text=True, check=True).stdout)
+        outputs.add(
+            subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, check=True).stdout
+        )
     assert len(outputs) == 1
 
 
 def test_no_marks_leave_the_picture_as_it_was():
     a = Value(2.0, label='a')
-    out = a * a; out.label = 'out'
+    out = a * a
+    out.label = 'out'
     out.backward()
     assert to_dot(out, marks={}) == to_dot(out, marks=None) == to_dot(out) == draw_dot(out, marks=[]).source
 
 
 def test_a_marked_node_shows_its_grad_and_the_expected_one_and_is_classed():
     a = Value(3.0, label='a')
-    b = a * a; b.label = 'b'
+    b = a * a
+    b.label = 'b'
     b.grad, a.grad = 1.0, 3.0  # `=` instead of `+=`: one of the two uses lost
     dot = to_dot(b, marks={a: 6.0})
-    assert ('  v0 [label="{ a | data 3.0000 | grad 3.0000 ≠ 6.0000 expected }" shape=record class="wrong-grad" '
-            'color="#c62828" fontcolor="#b71c1c" fillcolor="#fdecea" style=filled penwidth=2 id="v0"]') in dot
+    assert (
+        '  v0 [label="{ a | data 3.0000 | grad 3.0000 ≠ 6.0000 expected }" shape=record class="wrong-grad" '
+        'color="#c62828" fontcolor="#b71c1c" fillcolor="#fdecea" style=filled penwidth=2 id="v0"]'
+    ) in dot
     assert '  v1 [label="{ b | data 9.0000 | grad 1.0000 }" shape=record class=root id="v1"]' in dot
     assert draw_dot(b, marks={a: 6.0}).source == dot
 

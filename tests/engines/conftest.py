@@ -1,4 +1,5 @@
 """Fixtures of the other engines' tests: the refusing proxy, and a classroom reached by its LAN name."""
+
 import socketserver
 
 import pytest

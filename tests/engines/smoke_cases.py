@@ -7,6 +7,7 @@ showing feedback. Each engine module defines the fixture
 `engine`: (driver, Engine), and imports the `test_*` functions below, so that pytest runs them there; this
 module is not collected by itself (its name does not start with test_).
 """
+
 import json
 
 from selenium.common.exceptions import TimeoutException, WebDriverException
@@ -17,7 +18,7 @@ from selenium.webdriver.support.select import Select
 from backprop_playground.classroom import Classroom
 from support import STARTUP_TIMEOUT_MS
 from support.course import STARTER_MESSAGES
-from support.drivers import find, part, press_run, screenshot, state, type_program, wait, wait_ready
+from support.drivers import find, part, press_run, screenshot, type_program, wait, wait_ready
 from support.explain import USED_TWICE_ON_ONE_LINE
 from support.pages import article, share_fragment
 from support.servers import serving, stop
@@ -36,12 +37,16 @@ def stop_a_loop(driver, root, in_place):
         wait(driver, lambda: said in part(root, 'output').text, f'Stop to say {said!r}')
     except TimeoutException:
         marks = driver.execute_script("return performance.getEntriesByName('python-stop-restart').map((m) => m.detail)")
-        raise AssertionError(f"Stop did not say {said!r}; the output says: {part(root, 'output').text[-600:]!r}; "
-                             f"the page's restarts after a Stop: {marks}") from None
+        raise AssertionError(
+            f"Stop did not say {said!r}; the output says: {part(root, 'output').text[-600:]!r}; "
+            f"the page's restarts after a Stop: {marks}"
+        ) from None
     if in_place:
         assert 'Python was restarted' not in part(root, 'output').text
     else:
-        assert 'this browser has no SharedArrayBuffer' in part(root, 'output').text, 'the page is isolated: say what is missing'
+        assert 'this browser has no SharedArrayBuffer' in part(root, 'output').text, (
+            'the page is isolated: say what is missing'
+        )
     wait_ready(driver, root)
 
 
@@ -102,13 +107,21 @@ def test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts(engine,
     """One script line from the npm package on a stand-in for jsDelivr (support/cdn.py); the article is on a
     third origin, not isolated: Stop restarts Python, which starts from the page's copy of the runtime."""
     driver, _ = engine
-    driver.get(article(other_origin, 'smoke-cdn.html', f'''<h1>From a CDN</h1>
+    driver.get(
+        article(
+            other_origin,
+            'smoke-cdn.html',
+            f'''<h1>From a CDN</h1>
         <pre><code class="language-python">a = Value(3.0, label='a')
 b = a * a; b.label = 'b'
 b.backward()
 draw_dot(b)</code></pre>
-        <script type="module" src="{cdn.embed}?lang=python"></script>'''))
-    cell = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the cell')[0].shadow_root
+        <script type="module" src="{cdn.embed}?lang=python"></script>''',
+        )
+    )
+    cell = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the cell')[
+        0
+    ].shadow_root
     graph = find(press_run(driver, cell), 'svg')
     assert 'grad 6.0000' in graph.text and 'data 9.0000' in graph.text
     assert not cell.find_elements(By.CSS_SELECTOR, '[data-testid="open-in-playground"]'), 'a CDN has no playground page'
@@ -117,7 +130,9 @@ draw_dot(b)</code></pre>
     part(cell, 'run').click()
     wait(driver, lambda: 'looping' in part(cell, 'output').text, 'the loop to run', STARTUP_TIMEOUT_MS)
     part(cell, 'stop').click()
-    wait(driver, lambda: 'this page is not cross-origin isolated' in part(cell, 'output').text, 'Stop to restart Python')
+    wait(
+        driver, lambda: 'this page is not cross-origin isolated' in part(cell, 'output').text, 'Stop to restart Python'
+    )
     wait_ready(driver, cell)
     type_program(driver, cell, "draw_dot(Value(2.0, label='again') * 3)")
     assert 'data 6.0000' in find(press_run(driver, cell), 'svg').text
@@ -125,13 +140,17 @@ draw_dot(b)</code></pre>
     # started from the page's copy (a worker's own fetches are not in the page's timeline).
     fetched = driver.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
     assert [url for url in fetched if url.endswith(('/pyodide/runtime.zst', '/build.json'))] == [
-        cdn.embed.replace('embed.js', 'build.json'), cdn.embed.replace('embed.js', 'pyodide/runtime.zst')], fetched
+        cdn.embed.replace('embed.js', 'build.json'),
+        cdn.embed.replace('embed.js', 'pyodide/runtime.zst'),
+    ], fetched
 
 
 def test_a_course_exercise_fails_then_passes_with_the_solution(engine, site_url):
     driver, _ = engine
     driver.get(site_url + 'course.html')
-    box = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="exercise"]'), 'the exercises')[0].shadow_root
+    box = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="exercise"]'), 'the exercises')[
+        0
+    ].shadow_root
     result = part(box, 'result')
     assert result.get_attribute('data-state') == 'idle'
     press_run(driver, box)
@@ -147,10 +166,26 @@ def test_a_course_exercise_fails_then_passes_with_the_solution(engine, site_url)
 def test_a_notebook_opens_by_url_and_runs(engine, site_url, cors_origin):
     driver, _ = engine
     folder, url = cors_origin
-    (folder / 'smoke.ipynb').write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
-        {'cell_type': 'markdown', 'id': 'm', 'metadata': {}, 'source': '# A *smoke* test'},
-        {'cell_type': 'code', 'id': 'c', 'metadata': {}, 'execution_count': None, 'outputs': [],
-         'source': "a = Value(3.0, label='a')\nb = a * a; b.label = 'b'\nb.backward()\ndraw_dot(b)"}]}))
+    (folder / 'smoke.ipynb').write_text(
+        json.dumps(
+            {
+                'nbformat': 4,
+                'nbformat_minor': 5,
+                'metadata': {},
+                'cells': [
+                    {'cell_type': 'markdown', 'id': 'm', 'metadata': {}, 'source': '# A *smoke* test'},
+                    {
+                        'cell_type': 'code',
+                        'id': 'c',
+                        'metadata': {},
+                        'execution_count': None,
+                        'outputs': [],
+                        'source': "a = Value(3.0, label='a')\nb = a * a; b.label = 'b'\nb.backward()\ndraw_dot(b)",
+                    },
+                ],
+            }
+        )
+    )
     driver.get(f"{site_url}notebook.html#url={url}smoke.ipynb")
     host = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the notebook')[0]
     assert find(driver, '[data-testid="markdown-cell"] em').text == 'smoke'
@@ -162,12 +197,23 @@ def test_a_notebook_opens_by_url_and_runs(engine, site_url, cors_origin):
 def test_embed_html_runs_in_an_iframe(engine, site_url, other_origin):
     driver, _ = engine
     fragment = share_fragment("draw_dot(Value(4.0, label='framed') * 2)\n")
-    driver.get(article(other_origin, 'smoke-frame.html', f'<iframe id="cell" src="{site_url}embed.html#{fragment}&autorun" '
-                                                          'style="width: 700px; height: 500px"></iframe>'))
+    driver.get(
+        article(
+            other_origin,
+            'smoke-frame.html',
+            f'<iframe id="cell" src="{site_url}embed.html#{fragment}&autorun" '
+            'style="width: 700px; height: 500px"></iframe>',
+        )
+    )
     driver.switch_to.frame(find(driver, '#cell'))
     body = driver.find_element(By.TAG_NAME, 'body')
     # The drawing's frame is in the page a moment before its nodes: wait for the nodes' text.
-    graph = wait(driver, lambda: body.find_elements(By.CSS_SELECTOR, '[data-testid="output"] svg'), 'the graph', STARTUP_TIMEOUT_MS)[0]
+    graph = wait(
+        driver,
+        lambda: body.find_elements(By.CSS_SELECTOR, '[data-testid="output"] svg'),
+        'the graph',
+        STARTUP_TIMEOUT_MS,
+    )[0]
     wait(driver, lambda: 'framed' in graph.text and 'data 8.0000' in graph.text, "the graph's nodes")
     driver.switch_to.default_content()
 
@@ -184,15 +230,21 @@ def test_a_value_explains_its_grad_and_a_quiz_marks_predictions(engine, site_url
     type_program(driver, page, USED_TWICE_ON_ONE_LINE)
     section = press_run(driver, page)
     # A pointer's click at a's box, from the drawing's centre: WebDriver's own click refuses an SVG group in both.
-    svg, dx, dy = driver.execute_script('''const svg = arguments[0].querySelector('svg');
+    svg, dx, dy = driver.execute_script(
+        '''const svg = arguments[0].querySelector('svg');
         svg.scrollIntoView({block: 'center'});
         const a = [...svg.querySelectorAll('g.node')].find((g) => g.querySelector('text').textContent === 'a');
         const [box, frame] = [a.getBoundingClientRect(), svg.getBoundingClientRect()];
         return [svg, Math.round(box.x + box.width / 2 - frame.x - frame.width / 2), Math.round(box.y + box.height / 2 - frame.y - frame.height / 2)];''',
-                                        section)
+        section,
+    )
     ActionChains(driver).move_to_element_with_offset(svg, dx, dy).click().perform()
-    panel = wait(driver, lambda: [p for p in section.find_elements(By.CSS_SELECTOR, '[data-testid="node-explain"]') if p.is_displayed()],
-                 'the explanation', 5000)[0]
+    panel = wait(
+        driver,
+        lambda: [p for p in section.find_elements(By.CSS_SELECTOR, '[data-testid="node-explain"]') if p.is_displayed()],
+        'the explanation',
+        5000,
+    )[0]
     assert find(panel, '.explain-sum').text.endswith('= (-3.0000)(-2.0000) + (1)(4.0000) = 10.0000'), panel.text
     assert len(panel.find_elements(By.CSS_SELECTOR, '[data-testid="grad-term"]')) == 2
     part(section, 'quiz').click()
@@ -214,22 +266,32 @@ def test_a_classroom_learner_joins_and_an_assignment_scores(engine, tmp_path, co
     (folder / 'ps1.ipynb').write_text(nbgrader_release.read_text())
     try:
         driver.get(f"{url}notebook.html#url={notebooks}ps1.ipynb")
-        dialog = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog')[0]
+        dialog = wait(
+            driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog'
+        )[0]
         part(dialog, 'student-name').send_keys('Grace')
         part(dialog, 'join').click()
         wait(driver, lambda: 'In class as Grace' in part(driver, 'classroom-badge').text, 'the badge')
         hosts = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the notebook')
         assert hosts[1].get_attribute('data-grade-id') == 'test_mul'
         # The code shows at once in a plain block; the editor replaces it when its bundle arrives (later under load).
-        editor = wait(driver, lambda: hosts[1].shadow_root.find_elements(By.CSS_SELECTOR, '.cm-content'), 'the editor')[0]
+        editor = wait(driver, lambda: hosts[1].shadow_root.find_elements(By.CSS_SELECTOR, '.cm-content'), 'the editor')[
+            0
+        ]
         assert editor.get_attribute('contenteditable') == 'false'
         part(driver, 'run-all').click()
         score = part(driver, 'assignment-score')
         wait(driver, lambda: 'Ran all' in part(driver, 'notebook-message').text, 'Run all', STARTUP_TIMEOUT_MS)
         assert (score.get_attribute('data-points'), score.get_attribute('data-max-points')) == ('0', '5')
         assert find(hosts[1].shadow_root, '[data-testid="test-result"]').get_attribute('data-state') == 'failed'
-        wait(driver, lambda: len(room.progress()['students']) == 1 and
-             set(room.progress()['students'][0]['exercises']) == {'test_mul', 'test_tanh'}, 'the results on the board')
+        wait(
+            driver,
+            lambda: (
+                len(room.progress()['students']) == 1
+                and set(room.progress()['students'][0]['exercises']) == {'test_mul', 'test_tanh'}
+            ),
+            'the results on the board',
+        )
         assert room.progress()['students'][0]['name'] == 'Grace'
     finally:
         stop(server)
@@ -239,21 +301,43 @@ def test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts(engine, lan_ro
     driver, _ = engine
     room, url = lan_room
     driver.get(url + 'course.html')
-    assert driver.execute_script('return [isSecureContext, crossOriginIsolated, "serviceWorker" in navigator]') == [False, False, False]
-    dialog = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog')[0]
+    assert driver.execute_script('return [isSecureContext, crossOriginIsolated, "serviceWorker" in navigator]') == [
+        False,
+        False,
+        False,
+    ]
+    dialog = wait(
+        driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog'
+    )[0]
     part(dialog, 'student-name').send_keys('Grace')
     part(dialog, 'join').click()
-    box = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="exercise"]'), 'the exercises')[0].shadow_root
+    box = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="exercise"]'), 'the exercises')[
+        0
+    ].shadow_root
     press_run(driver, box)
     assert part(box, 'result').get_attribute('data-state') == 'failed'
-    wait(driver, lambda: room.progress()['students'] and room.progress()['room']['browsers']['learners'] == 1, 'the board')
-    assert room.progress()['room']['browsers'] == {'learners': 1, 'secure': 0, 'isolated': 0, 'interrupt': 0, 'offline': 0}
+    wait(
+        driver,
+        lambda: room.progress()['students'] and room.progress()['room']['browsers']['learners'] == 1,
+        'the board',
+    )
+    assert room.progress()['room']['browsers'] == {
+        'learners': 1,
+        'secure': 0,
+        'isolated': 0,
+        'interrupt': 0,
+        'offline': 0,
+    }
     assert driver.execute_script("return performance.getEntriesByName('python-ready')[0].detail.packed") is True
     type_program(driver, box, "print('looping'); exec('while True: pass')")  # as stop_a_loop does
     part(box, 'run').click()
     wait(driver, lambda: 'looping' in part(box, 'output').text, 'the loop to run')
     part(box, 'stop').click()
-    wait(driver, lambda: 'served over plain HTTP from a network address' in part(box, 'output').text, 'Stop to restart Python')
+    wait(
+        driver,
+        lambda: 'served over plain HTTP from a network address' in part(box, 'output').text,
+        'Stop to restart Python',
+    )
 
 
 def test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts(engine, lan_room):
@@ -262,10 +346,29 @@ def test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts(engine
     driver, _ = engine
     room, url = lan_room
     (room.folder / 'release' / 'ps1').mkdir(parents=True)
-    (room.folder / 'release' / 'ps1' / 'ps1.ipynb').write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
-        {'cell_type': 'code', 'id': 'c', 'metadata': {}, 'execution_count': None, 'outputs': [], 'source': "answer = 42"}]}))
+    (room.folder / 'release' / 'ps1' / 'ps1.ipynb').write_text(
+        json.dumps(
+            {
+                'nbformat': 4,
+                'nbformat_minor': 5,
+                'metadata': {},
+                'cells': [
+                    {
+                        'cell_type': 'code',
+                        'id': 'c',
+                        'metadata': {},
+                        'execution_count': None,
+                        'outputs': [],
+                        'source': "answer = 42",
+                    }
+                ],
+            }
+        )
+    )
     driver.get(url + 'room.html')
-    dialog = wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog')[0]
+    dialog = wait(
+        driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="classroom-join"]'), 'the join dialog'
+    )[0]
     part(dialog, 'student-name').send_keys('Grace Hopper')
     part(dialog, 'join').click()
     handout = '[data-testid="handout"][data-assignment="ps1"][data-file="ps1.ipynb"]'
@@ -274,7 +377,12 @@ def test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts(engine
     wait(driver, lambda: item.get_attribute('data-state'), "the handout's state", 5000)
     assert item.get_attribute('data-state') == 'new'
     part(item, 'handout-open').click()
-    wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'), 'the notebook', STARTUP_TIMEOUT_MS)
+    wait(
+        driver,
+        lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="cell"]'),
+        'the notebook',
+        STARTUP_TIMEOUT_MS,
+    )
     # Hand in comes once the notebook's page has joined the room (a module loaded after the notebook shows).
     wait(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-testid="hand-in"]'), 'Hand in')[0].click()
     wait(driver, lambda: part(driver, 'hand-in-status').get_attribute('data-state') == 'handed-in', 'the hand-in')
@@ -282,10 +390,16 @@ def test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts(engine
     assert saved['cells'][0]['source'] == 'answer = 42'
     (room.folder / 'feedback' / 'grace_hopper' / 'ps1').mkdir(parents=True)
     (room.folder / 'feedback' / 'grace_hopper' / 'ps1' / 'ps1.html').write_text(
-        '<p id="note">Well done</p><script>document.getElementById("note").textContent = "script ran"</script>')
+        '<p id="note">Well done</p><script>document.getElementById("note").textContent = "script ran"</script>'
+    )
     driver.get(url + 'room.html')
-    item = wait(driver, lambda: [i for i in driver.find_elements(By.CSS_SELECTOR, handout)
-                                 if i.get_attribute('data-state') == 'feedback'], 'the feedback')[0]
+    item = wait(
+        driver,
+        lambda: [
+            i for i in driver.find_elements(By.CSS_SELECTOR, handout) if i.get_attribute('data-state') == 'feedback'
+        ],
+        'the feedback',
+    )[0]
     part(item, 'feedback-link').click()
     driver.switch_to.frame(part(driver, 'feedback-frame'))
     try:

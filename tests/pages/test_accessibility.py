@@ -3,6 +3,7 @@
 axe is injected with page.evaluate (DevTools evaluation), which a page's Content-Security-Policy does
 not block, unlike a <script> tag. axe reads the open shadow roots of the cells.
 """
+
 import re
 
 import pytest
@@ -11,8 +12,18 @@ from playwright.sync_api import expect
 from support import STARTUP_TIMEOUT_MS
 from support.course import mutate
 from support.learners import SEED_VALUE
-from support.pages import (assert_accessible, cells, check, exercise, load_example, press_run, run, set_code, share_fragment,
-                           type_program)
+from support.pages import (
+    assert_accessible,
+    cells,
+    check,
+    exercise,
+    load_example,
+    press_run,
+    run,
+    set_code,
+    share_fragment,
+    type_program,
+)
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -74,7 +85,9 @@ def test_embed_html_after_a_run(page, site_url, theme):
 
 
 # The new panels: a value's arithmetic (the `=` bug marked), the point editor with a bad CSV line, a checked quiz.
-PANELS = SEED_VALUE.replace('Value', 'Mine') + '''
+PANELS = (
+    SEED_VALUE.replace('Value', 'Mine')
+    + '''
 a = Mine(3.0, label='a')
 b = a + a; b.label = 'b'
 b.grad = 1.0
@@ -84,6 +97,7 @@ random.seed(0)
 X, y = points(20, noise=0.1, seed=3)
 plot_boundary(MLP(2, [4, 1]), X, y)
 '''
+)
 
 
 @pytest.mark.parametrize('theme', ['light', 'dark'])

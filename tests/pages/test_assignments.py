@@ -1,5 +1,6 @@
 """nbgrader assignments in notebook.html, end to end: nbgrader makes the release, a learner answers in the
 page, and `nbgrader autograde` scores the page's downloads as the page scored them."""
+
 import json
 
 import pytest
@@ -19,6 +20,8 @@ def score(page):
 
 def results(page):
     return [(r.get_attribute('data-state'), r.text_content()) for r in page.get_by_test_id('test-result').all()]
+
+
 def test_a_release_checks_itself_with_points_and_autograde_gives_the_pages_scores(page, site_url, nbgrader_course):
     release = nbgrader_course / 'release' / 'ps1' / 'assignment.ipynb'
     open_notebook(page, site_url, release, 4)
@@ -46,8 +49,10 @@ def test_a_release_checks_itself_with_points_and_autograde_gives_the_pages_score
     set_code(answer, assignment.WRONG_TANH)
     run_all(page)
     assert score(page) == ('2', '5', '2 / 5 points')
-    assert results(page) == [('passed', "2 / 2 points ✓ This cell's tests passed."),
-                             ('failed', '0 / 3 points ✗ the grad of tanh at 0.8814 should be about 0.5')]
+    assert results(page) == [
+        ('passed', "2 / 2 points ✓ This cell's tests passed."),
+        ('failed', '0 / 3 points ✗ the grad of tanh at 0.8814 should be about 0.5'),
+    ]
     download_notebook(page, nbgrader_course / 'submitted' / 'wrong_tanh' / 'ps1' / 'assignment.ipynb')
 
     # Right: full points, and the graph cell draws the learner's own Value.
@@ -82,8 +87,12 @@ def test_a_source_notebook_opens_as_the_student_version_and_its_hidden_tests_cou
     text = shown_text(page)
     for secret in ['BEGIN SOLUTION', '(1 - t**2)', 'other.data * out.grad', 'HIDDEN TESTS', 'x * x', '2 * x.data']:
         assert secret not in text, f'the page shows {secret!r}'
-    assert answer.evaluate('(host) => host.cell.getText()').count(
-        '        # YOUR CODE HERE\n        raise NotImplementedError()') == 2
+    assert (
+        answer.evaluate('(host) => host.cell.getText()').count(
+            '        # YOUR CODE HERE\n        raise NotImplementedError()'
+        )
+        == 2
+    )
     assert test_mul.evaluate('(host) => host.cell.getText()') == assignment.TEST_MUL.rstrip('\n')
 
     # `=` instead of `+=` passes the visible a * b test and fails the hidden x * x one.

@@ -3,6 +3,7 @@
 (support/cdn.py: HTML as text, binaries uncompressed, no COOP/COEP, 403 over 20 MB). Every non-local request is
 blocked (conftest.py); with that route set Playwright turns the HTTP cache off, so a file fetched twice is
 counted twice here."""
+
 import re
 import urllib.error
 import urllib.request
@@ -33,11 +34,21 @@ def value(graph, label):
 
 def test_one_script_line_from_the_cdn_gives_an_article_every_kind_of_cell(page, cdn, other_origin, requests):
     urls = requests
-    page.goto(article(other_origin, 'cdn-post.html', '<h1>Backprop, from a CDN</h1>' + ''.join(map(rouge, BLOCKS))
-                      + f'<script type="module" src="{cdn.embed}?lang=python"></script>', head=HOSTILE_THEME))
+    page.goto(
+        article(
+            other_origin,
+            'cdn-post.html',
+            '<h1>Backprop, from a CDN</h1>'
+            + ''.join(map(rouge, BLOCKS))
+            + f'<script type="module" src="{cdn.embed}?lang=python"></script>',
+            head=HOSTILE_THEME,
+        )
+    )
     expect(cells(page)).to_have_count(4)
     expect(page.get_by_test_id('exercise')).to_have_count(1)
-    assert not any('pyodide' in url or 'build.json' in url for url in urls), 'Python was fetched before the reader touched a cell'
+    assert not any('pyodide' in url or 'build.json' in url for url in urls), (
+        'Python was fetched before the reader touched a cell'
+    )
     # A CDN shows HTML as text: without a playground named by the author, no cell links to a page.
     expect(page.get_by_test_id('open-in-playground')).to_have_count(0)
     expect(page.get_by_test_id('open-as-notebook')).to_have_count(0)
@@ -93,10 +104,16 @@ def test_one_script_line_from_the_cdn_gives_an_article_every_kind_of_cell(page, 
 
 def test_cells_link_to_the_playground_the_author_names(page, cdn, other_origin, site_url):
     elsewhere = site_url.replace('127.0.0.1', 'localhost')  # the same server on another origin
-    page.goto(article(other_origin, 'cdn-links.html', f'''
+    page.goto(
+        article(
+            other_origin,
+            'cdn-links.html',
+            f'''
         <pre data-playground>print("one")</pre>
         <div data-playground-url="{site_url}index.html"><pre data-playground>print("two")</pre></div>
-        <script type="module" src="{cdn.embed}?playground={elsewhere}courses/backprop"></script>'''))
+        <script type="module" src="{cdn.embed}?playground={elsewhere}courses/backprop"></script>''',
+        )
+    )
     expect(cells(page)).to_have_count(2)
     links, notebooks = page.get_by_test_id('open-in-playground'), page.get_by_test_id('open-as-notebook')
     expect(links).to_have_count(2)
@@ -149,17 +166,25 @@ def test_two_versions_on_one_page_keep_their_own_pythons(page, cdn_package, othe
     cdn = CDN({f"{info['name']}@{info['version']}": folder, f"{info['name']}@0.0.1": older}, compress_wasm=True)
     try:
         urls = requests
-        page.goto(article(other_origin, 'two-versions.html', f'''
+        page.goto(
+            article(
+                other_origin,
+                'two-versions.html',
+                f'''
             <pre data-playground>shared = 'new'
 print(shared)</pre>
             {rouge("print(globals().get('shared', 'not here'))")}
             <script type="module" src="{cdn.package_url(f"{info['name']}@{info['version']}")}embed.js"></script>
-            <script type="module" src="{cdn.package_url(f"{info['name']}@0.0.1")}embed.js?lang=python"></script>'''))
+            <script type="module" src="{cdn.package_url(f"{info['name']}@0.0.1")}embed.js?lang=python"></script>''',
+            )
+        )
         expect(cells(page)).to_have_count(2)
         expect(press_run(cells(page).nth(0)).locator('pre.stdout')).to_have_text('new\n')
         expect(press_run(cells(page).nth(1)).locator('pre.stdout')).to_have_text('not here\n')
         workers = [url for url in urls if url.endswith('/session/python-worker.js')]
-        assert any(f"@{info['version']}/" in url for url in workers) and any('@0.0.1/' in url for url in workers), workers
+        assert any(f"@{info['version']}/" in url for url in workers) and any('@0.0.1/' in url for url in workers), (
+            workers
+        )
         assert cdn.refused == []
     finally:
         cdn.stop()

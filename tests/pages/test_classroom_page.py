@@ -2,6 +2,7 @@
 shows both, live, with her code; a result made while the server is stopped reaches the board after a
 restart. Each runs twice: at 127.0.0.1, which browsers treat as secure, and at a LAN name over plain HTTP,
 as a room's laptops reach it (conftest.LAN_HOST). Every non-local request is blocked (conftest.py)."""
+
 import json
 import sqlite3
 
@@ -57,8 +58,12 @@ def test_a_learner_joins_fails_then_passes_and_the_board_shows_it_live(page, con
 
 
 def test_without_the_token_the_board_shows_no_learner(page, room):
-    statement = {'id': '00000000-0000-4000-8000-000000000001', 'actor': {'name': 'Zebedee', 'account': {'homePage': room.url, 'name': 'k'}},
-                 'verb': {'id': 'http://adlnet.gov/expapi/verbs/failed'}, 'object': {'id': f'{room.url}course.html#exercise=mul'}}
+    statement = {
+        'id': '00000000-0000-4000-8000-000000000001',
+        'actor': {'name': 'Zebedee', 'account': {'homePage': room.url, 'name': 'k'}},
+        'verb': {'id': 'http://adlnet.gov/expapi/verbs/failed'},
+        'object': {'id': f'{room.url}course.html#exercise=mul'},
+    }
     room.room.store(json.dumps(statement).encode(), '1.0.3', room.host)
     for fragment in ['', '#token=wrong']:
         page.goto(f"{room.url}teacher.html{fragment}")

@@ -1,4 +1,5 @@
 """dist/course.html end to end: exercises that check themselves, with the network blocked."""
+
 import pytest
 from playwright.sync_api import expect
 

@@ -3,6 +3,7 @@ from the service worker; normal use breaks none of it, and script injected into 
 
 Every non-local request is blocked (conftest.py).
 """
+
 import re
 import urllib.request
 from html.parser import HTMLParser
@@ -13,8 +14,18 @@ from playwright.sync_api import expect
 from backprop_playground import policy
 from support import ROOT, SERVICE_WORKER, STARTUP_TIMEOUT_MS, wait_until
 from support.course import IDS
-from support.pages import (article, cells, check, exercise, load_example, open_playground, press_run, run, seen_requests,
-                           type_program)
+from support.pages import (
+    article,
+    cells,
+    check,
+    exercise,
+    load_example,
+    open_playground,
+    press_run,
+    run,
+    seen_requests,
+    type_program,
+)
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -225,9 +236,13 @@ print("charted")</pre>
 
 
 def test_an_article_elsewhere_runs_cells_under_the_policy_the_readme_gives(watched, site_url, other_origin):
-    url = article(other_origin, 'strict.html', f'''{AUTHOR_CELLS}
+    url = article(
+        other_origin,
+        'strict.html',
+        f'''{AUTHOR_CELLS}
         <script type="module" src="{site_url}embed.js"></script>''',
-                  head=f'<meta http-equiv="Content-Security-Policy" content="{author_policy(site_url)}">')
+        head=f'<meta http-equiv="Content-Security-Policy" content="{author_policy(site_url)}">',
+    )
     watched.goto(url)
     graph = press_run(cells(watched).nth(0))
     expect(graph.locator('.graph-card svg')).to_contain_text('data 6.0000')

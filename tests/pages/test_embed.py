@@ -3,6 +3,7 @@
 The article pages are served from a second local origin, as a blog on another host would be.
 Every non-local request is blocked (see conftest.py).
 """
+
 import re
 
 import pytest
@@ -15,9 +16,11 @@ from support.pages import HOSTILE_THEME, article, cells, press_run, run, share_f
 pytestmark = pytest.mark.usefixtures('site')
 
 
-
 def test_cells_of_an_article_on_another_origin_share_one_python(page, site_url, other_origin, requests):
-    url = article(other_origin, 'post.html', f'''
+    url = article(
+        other_origin,
+        'post.html',
+        f'''
         <h1>A post</h1>
         <pre data-playground>a = 1
 print("cell one", a)</pre>
@@ -28,7 +31,9 @@ print("cell two", b)</pre>
 print("cell three", a + b)
 draw_dot(v * 2)</pre>
         <pre data-playground data-env="other">print(globals().get("a", "no a here"))</pre>
-        <script type="module" src="{site_url}embed.js"></script>''', head=HOSTILE_THEME)
+        <script type="module" src="{site_url}embed.js"></script>''',
+        head=HOSTILE_THEME,
+    )
     page.goto(url)
     expect(cells(page)).to_have_count(4)
     for i in range(4):
@@ -69,12 +74,16 @@ draw_dot(v * 2)</pre>
 
 
 def test_restart_empties_the_env_and_stop_on_a_plain_page_says_what_was_lost(page, site_url, other_origin):
-    url = article(other_origin, 'loop.html', f'''
+    url = article(
+        other_origin,
+        'loop.html',
+        f'''
         <pre data-playground>x = 41</pre>
         <pre data-playground>print("x is", x)</pre>
         <pre data-playground>while True:
     pass</pre>
-        <script type="module" src="{site_url}embed.js"></script>''')
+        <script type="module" src="{site_url}embed.js"></script>''',
+    )
     page.goto(url)
     second = cells(page).nth(1)
     expect(press_run(second).locator('pre.stdout')).to_have_text('x is 41\n')
@@ -97,12 +106,16 @@ def test_restart_empties_the_env_and_stop_on_a_plain_page_says_what_was_lost(pag
 
 
 def test_author_options_readonly_setup_collapsed_and_autorun(page, site_url, other_origin):
-    url = article(other_origin, 'options.html', f'''
+    url = article(
+        other_origin,
+        'options.html',
+        f'''
         <script type="text/x-python" data-playground-setup>secret = 7</script>
         <pre data-playground data-readonly>print("setup gave", secret)</pre>
         <div style="height: 3000px"></div>
         <pre data-playground data-collapsed data-autorun>print("ran by itself")</pre>
-        <script type="module" src="{site_url}embed.js"></script>''')
+        <script type="module" src="{site_url}embed.js"></script>''',
+    )
     page.goto(url)
     first, second = cells(page).nth(0), cells(page).nth(1)
     expect(first.locator('.cm-content')).to_have_attribute('aria-readonly', 'true')
@@ -126,15 +139,21 @@ def test_a_run_pressed_while_embed_html_still_fetches_its_example_is_not_lost(pa
     page.wait_for_timeout(300)
     held[0].continue_()
     run_button.click()  # as soon as it can be pressed
-    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text('grad 2.0000', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text(
+        'grad 2.0000', timeout=STARTUP_TIMEOUT_MS
+    )
 
 
 def test_embed_html_in_an_iframe_follows_its_options_and_reports_its_height(page, site_url, other_origin):
     fragment = share_fragment('print("from the frame")\n')
-    url = article(other_origin, 'frame.html', f'''
+    url = article(
+        other_origin,
+        'frame.html',
+        f'''
         <script>window.heights = []; addEventListener("message", (e) => heights.push(e.data));</script>
         <iframe id="cell" src="{site_url}embed.html#{fragment}&readonly&autorun&theme=dark" style="width: 600px; height: 100px"></iframe>
-        <script type="module" src="{site_url}embed.js"></script>''')
+        <script type="module" src="{site_url}embed.js"></script>''',
+    )
     page.goto(url)
     frame = page.frame_locator('#cell')
     expect(frame.locator('pre.stdout')).to_have_text('from the frame\n', timeout=STARTUP_TIMEOUT_MS)
@@ -168,12 +187,14 @@ def test_embed_html_shows_an_example_by_name(page, site_url):
 def test_embed_html_names_only_the_listed_examples(page, site_url):
     page.goto(f"{site_url}embed.html#example=../index.html")
     expect(page.get_by_test_id('output')).to_contain_text(
-        'There is no example called "../index.html". The first example is shown instead.')
+        'There is no example called "../index.html". The first example is shown instead.'
+    )
     expect(page.get_by_test_id('editor')).to_contain_text('x1 = Value(2.0')
 
 
 UNICODE_PROGRAM = '\n'.join(
-    [f'# ligne {i}: ∂L/∂w = {i * 0.5} — naïve café 🧠 {"→" * (i % 7)}' for i in range(4999)] + ['print("fin ✓")'])
+    [f'# ligne {i}: ∂L/∂w = {i * 0.5} — naïve café 🧠 {"→" * (i % 7)}' for i in range(4999)] + ['print("fin ✓")']
+)
 
 
 def test_share_link_round_trips_and_never_runs_and_the_earlier_work_is_restorable(fresh_playground, context):
@@ -206,7 +227,9 @@ def test_share_link_round_trips_and_never_runs_and_the_earlier_work_is_restorabl
 def test_links_opened_one_after_another_never_replace_the_code_put_aside(fresh_playground, site_url):
     playground = fresh_playground
     type_program(playground, '# my own work\nprint("mine")\n')
-    wait_until(playground, "(localStorage.getItem('backprop-playground:code') || '').includes('# my own work')")  # saved on change
+    wait_until(
+        playground, "(localStorage.getItem('backprop-playground:code') || '').includes('# my own work')"
+    )  # saved on change
     playground.goto(f"{site_url}#{share_fragment('print(1)')}")
     expect(playground.get_by_test_id('editor')).to_contain_text('print(1)')
     playground.evaluate("(fragment) => { location.hash = fragment }", share_fragment('print(2)'))
@@ -254,10 +277,14 @@ def test_embed_button_shows_an_iframe_line_that_works(playground, page):
 
 
 def test_open_in_playground_carries_the_env_earlier_cells(page, site_url, other_origin, context):
-    url = article(other_origin, 'open.html', f'''
+    url = article(
+        other_origin,
+        'open.html',
+        f'''
         <pre data-playground>base = 20</pre>
         <pre data-playground>print(base + 22)</pre>
-        <script type="module" src="{site_url}embed.js"></script>''')
+        <script type="module" src="{site_url}embed.js"></script>''',
+    )
     page.goto(url)
     with context.expect_page() as opened:
         cells(page).nth(1).get_by_test_id('open-in-playground').click()

@@ -2,6 +2,7 @@
 sending, up to date, waiting with the count and the LRS's last error, credentials refused, and the
 statements the LRS refused, set aside; learners' names and an LRS's messages are shown as text. The LRS is
 the tests' recording stub, scripted; statements are posted as a page posts them."""
+
 import json
 import threading
 import urllib.request
@@ -22,11 +23,19 @@ SCREENSHOT = '/tmp/forwarding-board.png'
 
 def post(base, name='Bo', exercise='mul', statement_id=None):
     actor = {'objectType': 'Agent', 'name': name, 'account': {'homePage': base, 'name': f'key-{name}'}}
-    made = {'id': statement_id or str(uuid.uuid4()), 'actor': actor,
-            'verb': {'id': 'http://adlnet.gov/expapi/verbs/failed'}, 'object': {'id': f"{base}course.html#exercise={exercise}"},
-            'result': {'response': 'a * b'}, 'timestamp': '2026-03-02T10:00:00.000Z'}
-    request = urllib.request.Request(base + 'classroom/xapi/statements', data=json.dumps(made).encode(),
-                                     headers={'Content-Type': 'application/json', 'X-Experience-API-Version': '1.0.3'})
+    made = {
+        'id': statement_id or str(uuid.uuid4()),
+        'actor': actor,
+        'verb': {'id': 'http://adlnet.gov/expapi/verbs/failed'},
+        'object': {'id': f"{base}course.html#exercise={exercise}"},
+        'result': {'response': 'a * b'},
+        'timestamp': '2026-03-02T10:00:00.000Z',
+    }
+    request = urllib.request.Request(
+        base + 'classroom/xapi/statements',
+        data=json.dumps(made).encode(),
+        headers={'Content-Type': 'application/json', 'X-Experience-API-Version': '1.0.3'},
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         assert response.status == 200
     return made['id']
@@ -41,8 +50,11 @@ def lrs():
 
 @pytest.fixture
 def forwarding_room(tmp_path, lrs):
-    room = Classroom(tmp_path / 'room', forward=Target(lrs.url, 'room', 'the-password', 'the test'),
-                     backoff=Backoff(first=0.05, cap=0.2))
+    room = Classroom(
+        tmp_path / 'room',
+        forward=Target(lrs.url, 'room', 'the-password', 'the test'),
+        backoff=Backoff(first=0.05, cap=0.2),
+    )
     server, url = serving(room=room)
     yield url, room
     room.forwarder.stop()
@@ -72,6 +84,7 @@ def test_the_board_shows_sending_conflicts_waiting_up_to_date_and_refused_creden
             return 409, {'detail': message}
         hold.wait(60)
         return 200, [s['id'] for s in batch]
+
     lrs.answer = answer
     post(url, name=NAME, exercise='tanh', statement_id=conflict)
     page.goto(f"{url}teacher.html#token={room.token}")
@@ -97,7 +110,8 @@ def test_the_board_shows_sending_conflicts_waiting_up_to_date_and_refused_creden
     expect(box).to_have_attribute('data-state', 'waiting', timeout=POLLED)
     expect(box).to_have_attribute('data-waiting', '2')
     expect(state).to_contain_text(
-        f"2 statements waiting for the school's record store at {lrs.url}: the LRS answered 503: the LRS is restarting.")
+        f"2 statements waiting for the school's record store at {lrs.url}: the LRS answered 503: the LRS is restarting."
+    )
     expect(conflicts).to_have_count(1)
     page.set_viewport_size({'width': 1000, 'height': 560})
     page.screenshot(path=SCREENSHOT)

@@ -1,6 +1,7 @@
 """A learner's work kept by an earlier build comes back in this one: tests/data/kept-before-the-house.json is
 what the build before the Python side was laid out anew (issue 33) left in a browser (the main page's
 code, an exercise's answer, a notebook edited in notebook.html), seeded into a fresh browser on this origin."""
+
 import json
 
 import pytest
@@ -35,10 +36,14 @@ def test_work_kept_by_the_earlier_build_comes_back(page, site_url):
     page.evaluate(SEED, KEPT)
 
     page.goto(site_url)
-    expect(page.get_by_test_id('editor')).to_contain_text("print('typed before the upgrade')", timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('editor')).to_contain_text(
+        "print('typed before the upgrade')", timeout=STARTUP_TIMEOUT_MS
+    )
 
     page.goto(site_url + 'course.html')
-    expect(exercise(page, 'mul-returns-value').locator('.cm-content')).to_contain_text('# my answer, before the upgrade')
+    expect(exercise(page, 'mul-returns-value').locator('.cm-content')).to_contain_text(
+        '# my answer, before the upgrade'
+    )
 
     page.goto(site_url + 'notebook.html')  # with nothing else to open, it opens the newest kept notebook
     code = cells(page).first.locator('.cm-content')

@@ -1,6 +1,7 @@
 """The micrograd lecture's own notebooks (Andrej Karpathy's nn-zero-to-hero, MIT licence, copied unchanged
 into tests/notebooks/ from commit 73c3fcc) opened in notebook.html as a learner would: Run all, then every
 cell that needs only Python has run and every draw_dot has drawn. Every non-local request is blocked."""
+
 import json
 import re
 
@@ -22,7 +23,9 @@ def code_cells(path):
     return [''.join(cell['source']) for cell in cells if cell['cell_type'] == 'code']
 
 
-@pytest.mark.parametrize('name', ['micrograd_lecture_first_half_roughly.ipynb', 'micrograd_lecture_second_half_roughly.ipynb'])
+@pytest.mark.parametrize(
+    'name', ['micrograd_lecture_first_half_roughly.ipynb', 'micrograd_lecture_second_half_roughly.ipynb']
+)
 def test_the_lecture_notebooks_run_all_that_needs_only_python_and_draw_every_graph(page, site_url, name):
     sources = code_cells(NOTEBOOKS / name)
     page.goto(site_url + 'notebook.html')
@@ -43,7 +46,11 @@ def test_the_lecture_notebooks_run_all_that_needs_only_python_and_draw_every_gra
         output = cells.nth(number - 1).get_by_test_id('output')
         expect(output).to_contain_text(re.compile(r'has no (numpy|matplotlib|torch)'))
 
-    drawing = [number for number, source in enumerate(sources, 1) if re.search(r'^draw_dot\(\w+\)\Z', source.strip().rsplit('\n', 1)[-1])]
+    drawing = [
+        number
+        for number, source in enumerate(sources, 1)
+        if re.search(r'^draw_dot\(\w+\)\Z', source.strip().rsplit('\n', 1)[-1])
+    ]
     assert drawing, 'the lecture draws its graphs with draw_dot'
     for number in drawing:
         graph = cells.nth(number - 1).get_by_test_id('output').locator('svg g.node')

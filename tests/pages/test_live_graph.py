@@ -2,6 +2,7 @@
 while the program runs, the boxes do not move, Stop stops at once and keeps it; a network's view by neuron
 updates too, its weights coloured by sign and size. (How often it updates is tested in CPython with a clock of
 the test's own: tests/runtime/test_live.py.)"""
+
 import re
 
 import pytest
@@ -48,8 +49,10 @@ def texts(graph):
 
 def places(graph):
     """Where each value's box is drawn, in the drawing's own coordinates."""
-    return graph.evaluate("svg => Object.fromEntries([...svg.querySelectorAll('g.node')].map((g) => { const b = g.getBBox(); "
-                          "return [g.id, [b.x, b.y, b.width, b.height].map((v) => Math.round(v))]; }))")
+    return graph.evaluate(
+        "svg => Object.fromEntries([...svg.querySelectorAll('g.node')].map((g) => { const b = g.getBBox(); "
+        "return [g.id, [b.x, b.y, b.width, b.height].map((v) => Math.round(v))]; }))"
+    )
 
 
 def test_the_drawn_graph_changes_in_place_while_it_trains_and_stop_stops_at_once(playground):
@@ -62,9 +65,12 @@ def test_the_drawn_graph_changes_in_place_while_it_trains_and_stop_stops_at_once
     first, where = texts(graph), places(graph)
     seen = {first}
     for _ in range(2):  # two later drawings' numbers, each different, while the program still runs
-        wait_until(playground, f"""(() => {{ const svg = document.querySelector('[data-testid=output] figure.graph-card svg');
+        wait_until(
+            playground,
+            f"""(() => {{ const svg = document.querySelector('[data-testid=output] figure.graph-card svg');
             const now = [...svg.querySelectorAll('g.node text')].map((t) => t.textContent).join('|');
-            return !{sorted(seen)!r}.includes(now); }})()""")
+            return !{sorted(seen)!r}.includes(now); }})()""",
+        )
         seen.add(texts(graph))
     expect(status).to_have_attribute('data-state', 'running')
     assert places(graph) == where  # values changed, boxes did not move
@@ -94,12 +100,17 @@ def test_a_networks_view_by_neuron_updates_with_its_weights_coloured(playground)
     assert signs == {'positive', 'negative'}
     colours = set(weights.evaluate_all("edges => edges.map((e) => e.querySelector('path').getAttribute('stroke'))"))
     assert colours == {'#2563eb', '#dc2626'}
-    widths = weights.evaluate_all("edges => edges.map((e) => e.querySelector('path').getAttribute('stroke-width')).join(' ')")
+    widths = weights.evaluate_all(
+        "edges => edges.map((e) => e.querySelector('path').getAttribute('stroke-width')).join(' ')"
+    )
     assert len(set(widths.split())) > 5  # thicker the larger
     where, before = places(graph), loss.text_content()
-    wait_until(playground, f"""(() => {{ const svg = document.querySelector('[data-testid=output] figure.graph-card svg');
+    wait_until(
+        playground,
+        f"""(() => {{ const svg = document.querySelector('[data-testid=output] figure.graph-card svg');
         const widths = [...svg.querySelectorAll('g.edge.weight path')].map((p) => p.getAttribute('stroke-width')).join(' ');
-        return svg.querySelector('g.node.root').textContent !== {before!r} && widths !== {widths!r}; }})()""")
+        return svg.querySelector('g.node.root').textContent !== {before!r} && widths !== {widths!r}; }})()""",
+    )
     expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'running')
     assert places(graph) == where  # the loss and the weights changed, the boxes did not move
     playground.get_by_test_id('stop').click()

@@ -3,6 +3,7 @@
 Rouge, Hugo and Chroma, MkDocs built for real), and a .md lesson opens in notebook.html as a notebook. Checks,
 hints and solutions never show before their time; the course's chapter as a lesson gives the course's results.
 Every non-local request is blocked (conftest.py)."""
+
 import html
 
 import nbformat
@@ -25,13 +26,18 @@ BLOCKS = [
 ]
 SOLUTION = BLOCKS[-1].split('\n', 1)[1]
 # Each of the lesson's hints as a reader sees it once revealed (its Markdown rendered: no backticks).
-LESSON_HINTS = [block.split('\n', 1)[1].split('\n```')[0].removeprefix('# ').replace('`', '')
-                for block in LESSON.read_text().split('```python\n') if block.startswith('# hint:')]
+LESSON_HINTS = [
+    block.split('\n', 1)[1].split('\n```')[0].removeprefix('# ').replace('`', '')
+    for block in LESSON.read_text().split('```python\n')
+    if block.startswith('# hint:')
+]
 
 
 def chroma(code):
-    spans = ''.join(f'<span class="line"><span class="ln">{i}</span><span class="cl">{html.escape(line, quote=False)}\n</span></span>'
-                    for i, line in enumerate(code.split('\n'), 1))
+    spans = ''.join(
+        f'<span class="line"><span class="ln">{i}</span><span class="cl">{html.escape(line, quote=False)}\n</span></span>'
+        for i, line in enumerate(code.split('\n'), 1)
+    )
     return f'<div class="highlight"><pre tabindex="0" class="chroma"><code class="language-python" data-lang="python">{spans}</code></pre></div>\n'
 
 
@@ -51,8 +57,13 @@ def fail_hint_pass(page, box):
 
 @pytest.mark.parametrize('shape', [rouge, chroma], ids=['Jekyll and Rouge', 'Hugo and Chroma'])
 def test_an_exercise_in_markdown_hosts_html_fails_hints_and_passes(page, site_url, other_origin, shape):
-    url = article(other_origin, f'{shape.__name__}.html', '<h1>Halves</h1>' + ''.join(shape(block) for block in BLOCKS)
-                  + f'<script type="module" src="{site_url}embed.js?lang=python"></script>')
+    url = article(
+        other_origin,
+        f'{shape.__name__}.html',
+        '<h1>Halves</h1>'
+        + ''.join(shape(block) for block in BLOCKS)
+        + f'<script type="module" src="{site_url}embed.js?lang=python"></script>',
+    )
     page.goto(url)
     box = page.get_by_test_id('exercise')
     expect(box).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)
@@ -83,11 +94,20 @@ def the_course_gives_the_same_results(page):
 
 
 def test_the_solution_is_offered_after_the_tries_the_author_set(page, site_url, other_origin):
-    blocks = [BLOCKS[0].replace('# exercise: half', '# exercise: half tries=2'), *BLOCKS[1:],
-              *[block.replace('half', 'third') for block in BLOCKS]]
+    blocks = [
+        BLOCKS[0].replace('# exercise: half', '# exercise: half tries=2'),
+        *BLOCKS[1:],
+        *[block.replace('half', 'third') for block in BLOCKS],
+    ]
     blocks[5] = '# exercise: third tries=never\ndef third(x):\n    return x'
-    page.goto(article(other_origin, 'tries.html', ''.join(rouge(block) for block in blocks)
-                      + f'<script type="module" src="{site_url}embed.js?lang=python"></script>'))
+    page.goto(
+        article(
+            other_origin,
+            'tries.html',
+            ''.join(rouge(block) for block in blocks)
+            + f'<script type="module" src="{site_url}embed.js?lang=python"></script>',
+        )
+    )
     half, third = page.get_by_test_id('exercise').nth(0), page.get_by_test_id('exercise').nth(1)
     expect(half).to_have_attribute('data-tries-left', '2', timeout=STARTUP_TIMEOUT_MS)
     expect(half.get_by_test_id('tries-left')).to_have_text('The solution is offered after 2 more failed tries.')
@@ -109,10 +129,16 @@ def test_the_solution_is_offered_after_the_tries_the_author_set(page, site_url, 
 
 
 def test_a_page_wide_tries_and_the_html_form_agree(page, site_url, other_origin):
-    body = (f'<pre data-playground data-exercise="half">{html.escape(BLOCKS[0].split(chr(10), 1)[1])}</pre>'
-            f'<script type="text/x-python" data-checks="half">{BLOCKS[1].split(chr(10), 1)[1]}</script>'
-            f'<script type="text/x-python" data-solution="half">{SOLUTION}</script>')
-    page.goto(article(other_origin, 'page-wide.html', body + f'<script type="module" src="{site_url}embed.js?tries=3"></script>'))
+    body = (
+        f'<pre data-playground data-exercise="half">{html.escape(BLOCKS[0].split(chr(10), 1)[1])}</pre>'
+        f'<script type="text/x-python" data-checks="half">{BLOCKS[1].split(chr(10), 1)[1]}</script>'
+        f'<script type="text/x-python" data-solution="half">{SOLUTION}</script>'
+    )
+    page.goto(
+        article(
+            other_origin, 'page-wide.html', body + f'<script type="module" src="{site_url}embed.js?tries=3"></script>'
+        )
+    )
     box = page.get_by_test_id('exercise')
     expect(box).to_have_attribute('data-tries-left', '3', timeout=STARTUP_TIMEOUT_MS)
     check(box, 'failed')
@@ -142,7 +168,9 @@ def test_a_lesson_opens_in_notebook_html_kept_and_downloaded_as_ipynb_and_md(pag
     saved(page)  # the runs' results are kept: nothing else is waiting to be saved
     set_code(first, EXERCISES['mul-returns-value']['solution'] + '\n# my own line')
     saved(page)
-    assert '# my own line' in page.evaluate(KEPT_NOTEBOOKS), 'typing in an exercise is saved as it is typed, not only as the page goes'
+    assert '# my own line' in page.evaluate(KEPT_NOTEBOOKS), (
+        'typing in an exercise is saved as it is typed, not only as the page goes'
+    )
     page.reload()
     first = page.get_by_test_id('exercise').first
     expect(first.locator('.cm-content')).to_contain_text('# my own line', timeout=STARTUP_TIMEOUT_MS)
@@ -151,14 +179,21 @@ def test_a_lesson_opens_in_notebook_html_kept_and_downloaded_as_ipynb_and_md(pag
     notebook = download_notebook(page, tmp_path / 'lesson.ipynb')
     nbformat.validate(nbformat.from_dict(notebook))
     marked = [cell for cell in notebook['cells'] if 'backprop_playground' in cell['metadata']]
-    assert [cell['metadata']['backprop_playground']['marker'] for cell in marked if 'exercise' in cell['metadata']['backprop_playground']] \
-        == [f'# exercise: {id}' for id in IDS]
+    assert [
+        cell['metadata']['backprop_playground']['marker']
+        for cell in marked
+        if 'exercise' in cell['metadata']['backprop_playground']
+    ] == [f'# exercise: {id}' for id in IDS]
     # Sources as written below their markers (checks, a plain cell), or as the learner left them (the exercises).
     checks = next(cell for cell in marked if cell['metadata']['backprop_playground'].get('checks') == 'mul-backward')
     assert ''.join(checks['source']).strip() == EXERCISES['mul-backward']['checks'].strip()
     plain = [cell for cell in notebook['cells'] if cell['cell_type'] == 'code' and not cell['metadata']]
-    assert [''.join(cell['source']) for cell in plain] == ["a = Value(3.0, label='a')\nb = a + a\nb.label = 'b'\nb.backward()\nb"]
-    edited = next(cell for cell in marked if cell['metadata']['backprop_playground'].get('exercise') == 'mul-returns-value')
+    assert [''.join(cell['source']) for cell in plain] == [
+        "a = Value(3.0, label='a')\nb = a + a\nb.label = 'b'\nb.backward()\nb"
+    ]
+    edited = next(
+        cell for cell in marked if cell['metadata']['backprop_playground'].get('exercise') == 'mul-returns-value'
+    )
     assert ''.join(edited['source']) == EXERCISES['mul-returns-value']['solution'] + '\n# my own line'
 
     with page.expect_download() as downloading:
@@ -167,13 +202,21 @@ def test_a_lesson_opens_in_notebook_html_kept_and_downloaded_as_ipynb_and_md(pag
     expected = LESSON.read_text()
     for exercise_id in IDS:  # every exercise holds its solution now, the first with a line of the learner's own
         solution = EXERCISES[exercise_id]['solution'] + ('\n# my own line' if exercise_id == IDS[0] else '')
-        expected = expected.replace(f"# exercise: {exercise_id}\n{EXERCISES[exercise_id]['starter']}\n", f"# exercise: {exercise_id}\n{solution}\n", 1)
+        expected = expected.replace(
+            f"# exercise: {exercise_id}\n{EXERCISES[exercise_id]['starter']}\n",
+            f"# exercise: {exercise_id}\n{solution}\n",
+            1,
+        )
     assert markdown == expected
 
 
 def test_a_lesson_from_a_file_with_a_hostile_hint_shows_it_as_text(page, site_url, tmp_path):
     lesson = tmp_path / 'hostile.md'
-    blocks = [*BLOCKS[:2], '# hint: half\n# <img src=x onerror="window.hacked = 1"> <script>window.hacked = 2</script> **bold**', BLOCKS[4]]
+    blocks = [
+        *BLOCKS[:2],
+        '# hint: half\n# <img src=x onerror="window.hacked = 1"> <script>window.hacked = 2</script> **bold**',
+        BLOCKS[4],
+    ]
     lesson.write_text('# Halves\n\n' + '\n\n'.join(f'```python\n{block}\n```' for block in blocks) + '\n')
     page.goto(site_url + 'notebook.html')
     with page.expect_file_chooser() as chooser:

@@ -1,6 +1,7 @@
 """Click a value, see its arithmetic (web/output/node-explain.js): forward from its operands, backward as the sum
 over its uses, the `=` bug named, the seed, an op it does not know; with the keyboard; in grouped views, article
 cells, exercises and notebooks."""
+
 import re
 
 import pytest
@@ -34,7 +35,8 @@ def test_a_value_used_twice_shows_its_forward_arithmetic_and_the_sum_over_its_us
     panel = explain(section, 'a')
     expect(panel.locator('.explain-forward')).to_contain_text('a is an input: its data, 2.0000, was given')
     expect(panel.locator('.explain-sum')).to_have_text(
-        'a.grad = ∂e/∂a · e.grad + ∂f/∂a · f.grad = (-3.0000)(-2.0000) + (1)(4.0000) = 10.0000')
+        'a.grad = ∂e/∂a · e.grad + ∂f/∂a · f.grad = (-3.0000)(-2.0000) + (1)(4.0000) = 10.0000'
+    )
     terms = panel.get_by_test_id('grad-term')
     expect(terms).to_have_count(2)
     expect(terms.first).to_contain_text('∂e/∂a · e.grad = (-3.0000)(-2.0000) = 6.0000')
@@ -53,22 +55,33 @@ def test_the_seed_class_that_assigns_with_equals_names_the_missing_use_of_a(play
     section = run(playground)
     panel = explain(section, 'a')
     expect(panel).to_have_attribute('data-state', 'mismatch')
-    expect(panel.locator('.explain-sum')).to_contain_text('= (1)(1.0000) + (1)(1.0000) = 2.0000, but a.grad holds 1.0000')
+    expect(panel.locator('.explain-sum')).to_contain_text(
+        '= (1)(1.0000) + (1)(1.0000) = 2.0000, but a.grad holds 1.0000'
+    )
     terms = panel.get_by_test_id('grad-term')
     expect(terms).to_have_count(2)
     expect(terms.nth(0)).to_have_attribute('data-state', 'ok')
     expect(terms.nth(1)).to_have_attribute('data-state', 'mismatch')
     verdict = panel.locator('.explain-verdict')
     expect(verdict).to_have_attribute('data-state', 'mismatch')
-    expect(verdict).to_contain_text('a.grad holds 1.0000, but its 2 uses add up to 2.0000: the contribution of its 2nd use (b, as its 2nd operand')
+    expect(verdict).to_contain_text(
+        'a.grad holds 1.0000, but its 2 uses add up to 2.0000: the contribution of its 2nd use (b, as its 2nd operand'
+    )
     expect(verdict).to_contain_text('is missing')
     expect(verdict).to_contain_text('+=')
 
     # The same program with += explains the same sum and finds nothing missing.
-    type_program(playground, A_PLUS_A.replace('self.grad = out.grad', 'self.grad += out.grad').replace('other.grad = out.grad', 'other.grad += out.grad'))
+    type_program(
+        playground,
+        A_PLUS_A.replace('self.grad = out.grad', 'self.grad += out.grad').replace(
+            'other.grad = out.grad', 'other.grad += out.grad'
+        ),
+    )
     section = run(playground)
     panel = explain(section, 'a')
-    expect(panel.locator('.explain-sum')).to_have_text('a.grad = ∂b/∂a (1st operand) · b.grad + ∂b/∂a (2nd operand) · b.grad = (1)(1.0000) + (1)(1.0000) = 2.0000')
+    expect(panel.locator('.explain-sum')).to_have_text(
+        'a.grad = ∂b/∂a (1st operand) · b.grad + ∂b/∂a (2nd operand) · b.grad = (1)(1.0000) + (1)(1.0000) = 2.0000'
+    )
     expect(panel.get_by_test_id('grad-term').and_(panel.locator('[data-state="mismatch"]'))).to_have_count(0)
     expect(panel).to_have_attribute('data-state', 'ok')
 
@@ -84,16 +97,22 @@ def test_the_output_shows_its_seed_and_an_op_it_does_not_know_is_said(playground
     panel = explain(section, 'n')
     expect(panel.get_by_test_id('grad-term')).to_contain_text('o = tanh(n), so ∂o/∂n = 1 − o.data² = 0.5000')
 
-    type_program(playground, SEED_VALUE + '''
+    type_program(
+        playground,
+        SEED_VALUE
+        + '''
 a = Value(4.0, label='a')
 s = Value(a.data ** 0.5, (a,), 'sqrt'); s.label = 's'
 s.grad = 1.0
 a.grad = 0.25
 draw_dot(s)
-''')
+''',
+    )
     section = run(playground)
     panel = explain(section, 's')
-    expect(panel.locator('.explain-forward')).to_contain_text('s was made by the op "sqrt", which this explanation does not know')
+    expect(panel.locator('.explain-forward')).to_contain_text(
+        's was made by the op "sqrt", which this explanation does not know'
+    )
     panel = explain(section, 'a')
     expect(panel.get_by_test_id('grad-term')).to_have_attribute('data-state', 'unknown')
     expect(panel.locator('.explain-sum')).to_contain_text('the sum is not shown')
@@ -106,7 +125,9 @@ def test_the_keyboard_moves_between_values_opens_one_and_escape_gives_the_focus_
     output = graph.locator('g.node.root')
     expect(output).to_have_attribute('tabindex', '0')  # the graph is one tab stop, on its output
     expect(graph.locator('g.node[tabindex="0"]')).to_have_count(1)
-    expect(graph.get_by_role('button', name=re.compile('^L data 24.0000 grad 1.0000'))).to_have_count(1)  # a value reads as text
+    expect(graph.get_by_role('button', name=re.compile('^L data 24.0000 grad 1.0000'))).to_have_count(
+        1
+    )  # a value reads as text
     output.focus()
     playwright = section.page
     for _ in range(2):
@@ -119,7 +140,9 @@ def test_the_keyboard_moves_between_values_opens_one_and_escape_gives_the_focus_
     playwright.keyboard.press('Escape')
     expect(panel).to_be_hidden()
     assert playwright.evaluate('document.activeElement.id') == focused
-    expect(playwright.get_by_test_id('status')).to_have_attribute('data-state', 'ready')  # Escape closed, stopped nothing
+    expect(playwright.get_by_test_id('status')).to_have_attribute(
+        'data-state', 'ready'
+    )  # Escape closed, stopped nothing
 
 
 def test_a_neuron_opens_to_its_values_and_each_to_its_arithmetic(playground):
@@ -143,7 +166,9 @@ def test_in_an_article_cell(page, site_url):
     page.goto(site_url + 'article.html')
     section = press_run(cells(page).nth(3))  # b = a + a with the article's own class, whose _backward adds
     panel = explain(section, 'a')
-    expect(panel.locator('.explain-sum')).to_have_text('a.grad = ∂b/∂a (1st operand) · b.grad + ∂b/∂a (2nd operand) · b.grad = (1)(1.0000) + (1)(1.0000) = 2.0000')
+    expect(panel.locator('.explain-sum')).to_have_text(
+        'a.grad = ∂b/∂a (1st operand) · b.grad + ∂b/∂a (2nd operand) · b.grad = (1)(1.0000) + (1)(1.0000) = 2.0000'
+    )
     expect(panel.get_by_test_id('grad-term')).to_have_count(2)
 
 
@@ -163,7 +188,9 @@ HOSTILE = '<img src=x onerror="window.hacked=1"><b>bold</b>'
 
 
 def test_a_hostile_label_shows_as_text_in_the_explanation_and_the_quiz(playground):
-    type_program(playground, f"x = Value(2.0, label={HOSTILE!r})\ny = x * x; y.label = 'y'\ny.backward()\ndraw_dot(y)\n")
+    type_program(
+        playground, f"x = Value(2.0, label={HOSTILE!r})\ny = x * x; y.label = 'y'\ny.backward()\ndraw_dot(y)\n"
+    )
     section = run(playground)
     panel = explain(section, HOSTILE)
     expect(panel.locator('.explain-title')).to_have_text(f'[{HOSTILE}] (label “{HOSTILE}”)')

@@ -1,5 +1,6 @@
 """The Jupyter habits that notebooks and tutorials rely on, end to end: top-level `await`, `display()`,
 and a missing package named with what to use instead. Every non-local request is blocked (conftest.py)."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -32,8 +33,11 @@ def test_top_level_await_in_an_article_cell(page, site_url, other_origin):  # no
 
 
 def test_display_shows_a_graph_and_values_in_place(playground):
-    type_program(playground, 'from IPython.display import display\na = Value(2.0, label="a") * Value(3.0, label="b")\n'
-                             'display(a)\ndisplay("shown")\nprint("after")')
+    type_program(
+        playground,
+        'from IPython.display import display\na = Value(2.0, label="a") * Value(3.0, label="b")\n'
+        'display(a)\ndisplay("shown")\nprint("after")',
+    )
     section = run(playground)
     expect(graphs(section)).to_have_count(1)
     expect(section).to_contain_text("'shown'")

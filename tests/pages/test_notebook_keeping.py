@@ -1,6 +1,7 @@
 """notebook.html keeps notebooks whole: a download gives back the file as it came (ids, metadata,
 attachments, raw and unknown cells, their order), with only what ran or was edited here changed; and the
 learner's work survives a reload, a second visit and blocked storage."""
+
 import copy
 import json
 
@@ -19,25 +20,57 @@ TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAC
 def crafted_notebook():
     """What Jupyter users put in notebooks and a rebuilt notebook would drop."""
     cells = [
-        {'cell_type': 'markdown', 'id': 'figure', 'metadata': {'tags': ['intro'], 'slideshow': {'slide_type': 'slide'}},
-         'source': ['A picture: ![dot](attachment:dot.png)\n', 'and text.'],
-         'attachments': {'dot.png': {'image/png': TINY_PNG}}},
+        {
+            'cell_type': 'markdown',
+            'id': 'figure',
+            'metadata': {'tags': ['intro'], 'slideshow': {'slide_type': 'slide'}},
+            'source': ['A picture: ![dot](attachment:dot.png)\n', 'and text.'],
+            'attachments': {'dot.png': {'image/png': TINY_PNG}},
+        },
         {'cell_type': 'raw', 'id': 'latex', 'metadata': {'format': 'text/latex'}, 'source': '\\section{Raw}'},
-        {'cell_type': 'code', 'id': 'hidden-input', 'execution_count': 7,
-         'metadata': {'jupyter': {'source_hidden': True}, 'tags': ['setup'], 'scrolled': True},
-         'source': 'x = 21\nprint(x * 2)',
-         'outputs': [{'output_type': 'stream', 'name': 'stdout', 'text': ['42\n']}]},
-        {'cell_type': 'code', 'id': 'edit-me', 'execution_count': None, 'metadata': {'collapsed': False},
-         'source': ['y = 1\n', 'y'], 'outputs': []},
-        {'cell_type': 'code', 'id': 'untouched', 'execution_count': 3, 'metadata': {},
-         'source': ['"saved long ago"'],
-         'outputs': [{'output_type': 'execute_result', 'execution_count': 3, 'metadata': {},
-                      'data': {'text/plain': ["'saved long ago'"]}}]},
+        {
+            'cell_type': 'code',
+            'id': 'hidden-input',
+            'execution_count': 7,
+            'metadata': {'jupyter': {'source_hidden': True}, 'tags': ['setup'], 'scrolled': True},
+            'source': 'x = 21\nprint(x * 2)',
+            'outputs': [{'output_type': 'stream', 'name': 'stdout', 'text': ['42\n']}],
+        },
+        {
+            'cell_type': 'code',
+            'id': 'edit-me',
+            'execution_count': None,
+            'metadata': {'collapsed': False},
+            'source': ['y = 1\n', 'y'],
+            'outputs': [],
+        },
+        {
+            'cell_type': 'code',
+            'id': 'untouched',
+            'execution_count': 3,
+            'metadata': {},
+            'source': ['"saved long ago"'],
+            'outputs': [
+                {
+                    'output_type': 'execute_result',
+                    'execution_count': 3,
+                    'metadata': {},
+                    'data': {'text/plain': ["'saved long ago'"]},
+                }
+            ],
+        },
     ]
-    notebook = {'nbformat': 4, 'nbformat_minor': 5, 'cells': cells,
-                'metadata': {'kernelspec': {'name': 'python3', 'display_name': 'Python 3 (ipykernel)', 'language': 'python'},
-                             'language_info': {'name': 'python', 'version': '3.12.1'},
-                             'authors': [{'name': 'A. Teacher'}], 'celltoolbar': 'Tags'}}
+    notebook = {
+        'nbformat': 4,
+        'nbformat_minor': 5,
+        'cells': cells,
+        'metadata': {
+            'kernelspec': {'name': 'python3', 'display_name': 'Python 3 (ipykernel)', 'language': 'python'},
+            'language_info': {'name': 'python', 'version': '3.12.1'},
+            'authors': [{'name': 'A. Teacher'}],
+            'celltoolbar': 'Tags',
+        },
+    }
     nbformat.validate(nbformat.from_dict(notebook))
     return notebook
 
@@ -46,8 +79,15 @@ def code_count(notebook):
     return sum(cell['cell_type'] == 'code' for cell in notebook['cells'])
 
 
-@pytest.mark.parametrize('name', ['micrograd_lecture_first_half_roughly.ipynb', 'micrograd_lecture_second_half_roughly.ipynb',
-                                  'crafted.ipynb', 'release.ipynb'])
+@pytest.mark.parametrize(
+    'name',
+    [
+        'micrograd_lecture_first_half_roughly.ipynb',
+        'micrograd_lecture_second_half_roughly.ipynb',
+        'crafted.ipynb',
+        'release.ipynb',
+    ],
+)
 def test_a_notebook_downloaded_unrun_is_the_file_it_came_from(page, site_url, tmp_path, name, request):
     if name == 'crafted.ipynb':
         original = crafted_notebook()
@@ -80,7 +120,9 @@ def test_only_what_ran_or_was_edited_changes_in_the_download(page, site_url, tmp
     edited = expected['cells'][3]
     edited['source'] = ['y = 2\n', 'y * 10']
     edited['execution_count'] = 2
-    edited['outputs'] = [{'output_type': 'execute_result', 'execution_count': 2, 'metadata': {}, 'data': {'text/plain': ['20']}}]
+    edited['outputs'] = [
+        {'output_type': 'execute_result', 'execution_count': 2, 'metadata': {}, 'data': {'text/plain': ['20']}}
+    ]
     assert got == expected
     nbformat.validate(nbformat.from_dict(got))
 
@@ -105,7 +147,9 @@ def test_work_survives_a_reload_and_a_second_visit_and_the_page_lists_it(page, s
 
     later = context.new_page()  # a second visit, another day: the same browser's storage
     later.goto(site_url + 'notebook.html')
-    expect(cells(later).nth(2).locator('.cm-content')).to_have_text('print("typed, never run")', timeout=STARTUP_TIMEOUT_MS)
+    expect(cells(later).nth(2).locator('.cm-content')).to_have_text(
+        'print("typed, never run")', timeout=STARTUP_TIMEOUT_MS
+    )
     expect(later.get_by_test_id('recent-notebooks').get_by_test_id('recent-notebook')).to_have_text(['crafted.ipynb'])
     # Opening the same file again brings the work back too, not the file's empty cells.
     open_notebook(later, site_url, path, 3)
@@ -137,8 +181,10 @@ def test_a_notebook_by_url_comes_back_with_edits_and_reverts_to_the_original(pag
 
 
 def test_blocked_storage_says_so_and_the_notebook_stays_open(page, site_url, tmp_path):
-    page.add_init_script("Object.defineProperty(window, 'indexedDB', { get() { "
-                         "throw new DOMException('The user denied permission to access the database.', 'SecurityError'); } });")
+    page.add_init_script(
+        "Object.defineProperty(window, 'indexedDB', { get() { "
+        "throw new DOMException('The user denied permission to access the database.', 'SecurityError'); } });"
+    )
     path = tmp_path / 'crafted.ipynb'
     path.write_text(json.dumps(crafted_notebook()))
     page.goto(site_url + 'notebook.html')

@@ -1,6 +1,7 @@
 """notebook.html end to end: a notebook the tests write is opened from a file and from a URL on another
 origin, run cell by cell and all at once, saved again and validated with nbformat. Every non-local
 request is blocked (conftest.py)."""
+
 import json
 
 import nbformat
@@ -26,7 +27,7 @@ VALUE_CLASS = '''class Value:
     def __mul__(self, other):
         return Value(self.data * other.data, (self, other), '*')
 '''
-TINY_PNG = ('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==')
+TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
 CODE = [
     VALUE_CLASS,
     "a = Value(2.0, label='a')\nb = Value(-3.0, label='b')\nd = a * b + Value(10.0, label='c')\nd.label = 'd'\ndraw_dot(d)",
@@ -46,17 +47,38 @@ def written_notebook():
     markdown = '# Micrograd notes\n\nA *Value* holds `data`.<b>Bold</b><script>window.hacked = 1</script>'
     cells = [{'cell_type': 'markdown', 'id': 'notes', 'metadata': {}, 'source': lines(markdown)}]
     for i, code in enumerate(CODE):
-        cell = {'cell_type': 'code', 'id': f'code-{i}', 'metadata': {}, 'execution_count': None, 'outputs': [],
-                'source': lines(code)}
+        cell = {
+            'cell_type': 'code',
+            'id': f'code-{i}',
+            'metadata': {},
+            'execution_count': None,
+            'outputs': [],
+            'source': lines(code),
+        }
         if i == 1:
-            cell['outputs'] = [{'output_type': 'display_data', 'metadata': {},
-                                'data': {'image/png': TINY_PNG, 'text/plain': ['<graph>']}}]
+            cell['outputs'] = [
+                {
+                    'output_type': 'display_data',
+                    'metadata': {},
+                    'data': {'image/png': TINY_PNG, 'text/plain': ['<graph>']},
+                }
+            ]
         if i == 2:
-            cell['outputs'] = [{'output_type': 'execute_result', 'execution_count': 3, 'metadata': {},
-                                'data': {'text/plain': ["'saved long ago'"]}}]
+            cell['outputs'] = [
+                {
+                    'output_type': 'execute_result',
+                    'execution_count': 3,
+                    'metadata': {},
+                    'data': {'text/plain': ["'saved long ago'"]},
+                }
+            ]
         cells.append(cell)
-    notebook = {'nbformat': 4, 'nbformat_minor': 5, 'cells': cells,
-                'metadata': {'kernelspec': {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}}}
+    notebook = {
+        'nbformat': 4,
+        'nbformat_minor': 5,
+        'cells': cells,
+        'metadata': {'kernelspec': {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}},
+    }
     nbformat.validate(nbformat.from_dict(notebook))  # the test's own notebook is a valid one
     return json.dumps(notebook, indent=1)
 
@@ -101,8 +123,16 @@ def test_a_notebook_opens_from_a_file_runs_all_and_saves_what_it_showed(page, si
     outputs = [c.outputs for c in saved.cells[1:]]
     graph = outputs[1][0]
     assert graph.output_type == 'display_data' and '<svg' in graph.data['image/svg+xml']
-    assert outputs[2] == [nbformat.from_dict({'output_type': 'execute_result', 'execution_count': saved.cells[3].execution_count,
-                                              'metadata': {}, 'data': {'text/plain': '8.0'}})]
+    assert outputs[2] == [
+        nbformat.from_dict(
+            {
+                'output_type': 'execute_result',
+                'execution_count': saved.cells[3].execution_count,
+                'metadata': {},
+                'data': {'text/plain': '8.0'},
+            }
+        )
+    ]
     assert outputs[3][0].output_type == 'error' and outputs[3][0].ename == 'ModuleNotFoundError'
     assert [o.output_type for o in outputs[4]] == ['stream', 'error'] and outputs[4][0].text == 'after numpy\n'
     assert outputs[4][1].ename == 'ZeroDivisionError'
@@ -161,21 +191,55 @@ def test_an_article_opens_as_a_notebook(page, site_url, context):
 def test_opening_a_notebook_during_run_all_stops_the_one_that_was_running(page, site_url, tmp_path):
     # Each slow cell would keep Python busy for a minute: the new notebook could not run if one went on.
     slow = tmp_path / 'slow.ipynb'
-    slow.write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
-        {'cell_type': 'code', 'id': f's{i}', 'metadata': {}, 'execution_count': None, 'outputs': [],
-         'source': f'import time\nslow_{i} = {i}\nend = time.time() + 60\nwhile time.time() < end:\n    pass'}
-        for i in range(3)]}))
+    slow.write_text(
+        json.dumps(
+            {
+                'nbformat': 4,
+                'nbformat_minor': 5,
+                'metadata': {},
+                'cells': [
+                    {
+                        'cell_type': 'code',
+                        'id': f's{i}',
+                        'metadata': {},
+                        'execution_count': None,
+                        'outputs': [],
+                        'source': f'import time\nslow_{i} = {i}\nend = time.time() + 60\nwhile time.time() < end:\n    pass',
+                    }
+                    for i in range(3)
+                ],
+            }
+        )
+    )
     quick = tmp_path / 'quick.ipynb'
-    quick.write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
-        {'cell_type': 'code', 'id': 'q', 'metadata': {}, 'execution_count': None, 'outputs': [],
-         'source': "print(sorted(name for name in globals() if name.startswith('slow_')))"}]}))
+    quick.write_text(
+        json.dumps(
+            {
+                'nbformat': 4,
+                'nbformat_minor': 5,
+                'metadata': {},
+                'cells': [
+                    {
+                        'cell_type': 'code',
+                        'id': 'q',
+                        'metadata': {},
+                        'execution_count': None,
+                        'outputs': [],
+                        'source': "print(sorted(name for name in globals() if name.startswith('slow_')))",
+                    }
+                ],
+            }
+        )
+    )
     page.goto(site_url + 'notebook.html')
     with page.expect_file_chooser() as chooser:
         page.get_by_test_id('open-notebook').click()
     chooser.value.set_files(str(slow))
     expect(cells(page)).to_have_count(3, timeout=STARTUP_TIMEOUT_MS)
     page.get_by_test_id('run-all').click()
-    expect(cells(page).first.get_by_test_id('status')).to_have_attribute('data-state', 'running', timeout=STARTUP_TIMEOUT_MS)
+    expect(cells(page).first.get_by_test_id('status')).to_have_attribute(
+        'data-state', 'running', timeout=STARTUP_TIMEOUT_MS
+    )
 
     with page.expect_file_chooser() as chooser:
         page.get_by_test_id('open-notebook').click()

@@ -3,6 +3,7 @@
 Every non-local request is blocked (conftest.py); each test gets a fresh browser context, so a fresh
 service worker registration.
 """
+
 import functools
 import http.server
 import shutil
@@ -38,7 +39,6 @@ def controlled(page):
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
     assert page.evaluate('Boolean(navigator.serviceWorker.controller)')
     return page
-
 
 
 # Counts the page's calls to navigator.serviceWorker.register (a registration shows in getRegistrations()
@@ -88,7 +88,9 @@ def test_a_second_visit_works_with_the_network_off(page, context, plain_site_url
 
     page.goto(plain_site_url + 'embed.html#example=accumulation.py')
     page.get_by_test_id('run').click()
-    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text('grad 2.0000', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text(
+        'grad 2.0000', timeout=STARTUP_TIMEOUT_MS
+    )
 
 
 PLANT_FROM_PAGE = '''async ([name, text]) => {
@@ -159,7 +161,9 @@ def publish_a_new_build(site, tmp_path, live):
     folder = tmp_path / 'version-2'
     shutil.copytree(site, folder)
     index = folder / 'index.html'
-    index.write_text(index.read_text().replace('<title>Backprop Playground</title>', '<title>Backprop Playground 2</title>'))
+    index.write_text(
+        index.read_text().replace('<title>Backprop Playground</title>', '<title>Backprop Playground 2</title>')
+    )
     example = folder / 'examples' / 'neuron.py'
     example.write_text('# version 2\n' + example.read_text())
     service_worker.bundle_service_worker(Output(folder))
@@ -237,7 +241,9 @@ def test_a_new_build_takes_over_while_the_page_keeps_fetching(page, site, tmp_pa
     reload.click()
     expect(page).to_have_title('Backprop Playground 2', timeout=STARTUP_TIMEOUT_MS)
     assert page.evaluate("JSON.parse(sessionStorage.getItem('toast'))") == [
-        'A new version is ready: Reload', 'Switching to the new version… Reload']
+        'A new version is ready: Reload',
+        'Switching to the new version… Reload',
+    ]
 
 
 def test_the_site_works_under_a_sub_path(page, site, tmp_path):

@@ -1,6 +1,7 @@
 """Your own data (web/output/point-editor.js, cell/points.js): points added and removed on a decision-boundary
 chart or pasted as CSV reach the next Run through points(), are kept across a reload, in share links and in a
 notebook's download; a click on a point forwards that example alone and draws its graph."""
+
 import json
 import re
 
@@ -58,7 +59,9 @@ def test_points_added_and_removed_on_the_chart_are_what_the_next_run_trains_on(p
     chart.get_by_role('radio', name=re.compile('class 0')).click()
     click_at(chart, 0.8, 0.25)
     expect(chart).to_have_attribute('data-points', '22')
-    expect(chart.get_by_test_id('points-message')).to_contain_text('22 points of your own (11 of class 1, 11 of class 0)')
+    expect(chart.get_by_test_id('points-message')).to_contain_text(
+        '22 points of your own (11 of class 1, 11 of class 0)'
+    )
     points = stored(playground)
     assert len(points) == 22 and points[-2][2] == 1 and points[-1][2] == 0
     click_at(chart, 0.79, 0.26, button='right')  # removes the nearest: the one just added
@@ -97,8 +100,10 @@ def test_csv_pasted_with_a_bad_line_changes_nothing_and_a_dropped_file_replaces_
     expect(message).to_contain_text('Line 3 ("0.5,-0.5,2"): the label must be 0 or 1.')
     csv.fill('0,0,1\n<img src=x onerror="window.hacked=1">,1,0\n')  # a hostile line is quoted as text
     chart.get_by_test_id('points-load').click()
-    expect(message).to_have_text('Line 2 ("<img src=x onerror="window.hacked=1">,1,…") has 5 fields; each line is x,y,label. '
-                                 'Nothing was changed.')
+    expect(message).to_have_text(
+        'Line 2 ("<img src=x onerror="window.hacked=1">,1,…") has 5 fields; each line is x,y,label. '
+        'Nothing was changed.'
+    )
     expect(chart.locator('img')).to_have_count(0)
     assert playground.evaluate('window.hacked') is None
     expect(chart).to_have_attribute('data-points', '20')
@@ -134,7 +139,9 @@ def test_a_share_link_carries_the_points_and_opens_them_with_the_code(fresh_play
 
 
 def test_a_click_on_a_point_forwards_that_example_alone_and_draws_its_graph(playground):
-    type_program(playground, PROGRAM.replace("print(len(X), sum(y), X[-1])", "print(model([Value(a) for a in X[0]]).data)"))
+    type_program(
+        playground, PROGRAM.replace("print(len(X), sum(y), X[-1])", "print(model([Value(a) for a in X[0]]).data)")
+    )
     section = run(playground)
     score = float(printed(section))
     chart = boundary(section)
@@ -153,8 +160,25 @@ def test_a_click_on_a_point_forwards_that_example_alone_and_draws_its_graph(play
 
 def test_a_notebooks_cell_keeps_its_points_across_a_reload_and_in_the_download(page, site_url, tmp_path):
     notebook = tmp_path / 'points.ipynb'
-    notebook.write_text(json.dumps({'nbformat': 4, 'nbformat_minor': 5, 'metadata': {}, 'cells': [
-        {'cell_type': 'code', 'id': 'c1', 'metadata': {'tags': ['mine']}, 'execution_count': None, 'outputs': [], 'source': PROGRAM}]}))
+    notebook.write_text(
+        json.dumps(
+            {
+                'nbformat': 4,
+                'nbformat_minor': 5,
+                'metadata': {},
+                'cells': [
+                    {
+                        'cell_type': 'code',
+                        'id': 'c1',
+                        'metadata': {'tags': ['mine']},
+                        'execution_count': None,
+                        'outputs': [],
+                        'source': PROGRAM,
+                    }
+                ],
+            }
+        )
+    )
     open_notebook(page, site_url, notebook, 1)
     section = run_cell(cells(page).first)
     chart = boundary(section)
@@ -164,7 +188,10 @@ def test_a_notebooks_cell_keeps_its_points_across_a_reload_and_in_the_download(p
     saved(page)
     downloaded = download_notebook(page, tmp_path / 'out' / 'points.ipynb')
     metadata = downloaded['cells'][0]['metadata']
-    assert metadata == {'tags': ['mine'], 'backprop_playground': {'points': [[0.1, 0.2, 1], [0.3, 0.4, 0], [0.5, 0.6, 1]]}}
+    assert metadata == {
+        'tags': ['mine'],
+        'backprop_playground': {'points': [[0.1, 0.2, 1], [0.3, 0.4, 0], [0.5, 0.6, 1]]},
+    }
 
     page.reload()
     expect(cells(page)).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)

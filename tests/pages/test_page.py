@@ -1,4 +1,5 @@
 """The playground end to end, in Chromium, with every non-local request blocked (see conftest.py)."""
+
 import re
 
 import pytest
@@ -53,7 +54,9 @@ def test_example_output_texts(playground):
 
 
 def test_draw_dot_calls_give_graphs_in_order_with_the_values_of_their_moment(playground):
-    type_program(playground, '''a = Value(1.0, label='a')
+    type_program(
+        playground,
+        '''a = Value(1.0, label='a')
 print('first')
 draw_dot(a)
 a.data = 2.0
@@ -61,7 +64,8 @@ print('second')
 draw_dot(a)
 a.data = 3.0
 draw_dot(a)
-''')
+''',
+    )
     section = run(playground)
     expect(graphs(section)).to_have_count(3)
     for i, value in enumerate(['1.0000', '2.0000', '3.0000']):
@@ -71,7 +75,9 @@ draw_dot(a)
 
 
 def test_learner_defined_class_is_drawn(playground):
-    type_program(playground, '''class Value(object):
+    type_program(
+        playground,
+        '''class Value(object):
     def __init__(self, data, children={}):
         self.data = data
         self.children = children
@@ -83,7 +89,8 @@ def test_learner_defined_class_is_drawn(playground):
 w1 = Value(2.0)
 w2 = Value(3.5)
 w1 + w2
-''')
+''',
+    )
     section = run(playground)
     expect(graphs(section)).to_have_count(1)
     expect(graphs(section).first).to_contain_text('data 5.5000')
@@ -91,7 +98,9 @@ w1 + w2
 
 
 def test_tutorial_draw_dot_written_with_graphviz_works_offline(playground):
-    type_program(playground, '''%matplotlib inline
+    type_program(
+        playground,
+        '''%matplotlib inline
 from graphviz import Digraph
 
 def trace(root):
@@ -121,7 +130,8 @@ def draw_dot(root):
 a = Value(2.0, label='a'); b = Value(-3.0, label='b')
 c = a * b; c.label = 'c'
 draw_dot(c)
-''')
+''',
+    )
     section = run(playground)
     expect(section.locator('.message.notice')).to_contain_text("Line 1: skipped '%matplotlib inline'")
     expect(graphs(section).first).to_contain_text('data -6.0000')
@@ -129,7 +139,9 @@ draw_dot(c)
 
 def test_markup_smuggled_into_a_graph_through_graphviz_attributes_is_dropped(playground, site_url):
     # Graphviz writes fontname into the SVG unescaped: a quote in it ends the attribute and starts markup.
-    type_program(playground, """from graphviz import Digraph
+    type_program(
+        playground,
+        """from graphviz import Digraph
 smuggled = ('x"/><style>[data-testid=run] { display: none }</style>'
             '<h:meta xmlns:h="http://www.w3.org/1999/xhtml" http-equiv="refresh" content="0;url=/elsewhere.html"/>'
             '<h:img xmlns:h="http://www.w3.org/1999/xhtml" src="/img-from-a-graph.png"/>'
@@ -140,7 +152,8 @@ g.node('b', label='linked', tooltip='a tip', URL='https://example.com/')
 g.node('c', label='linked here', URL='#code=bm90IG1pbmU')
 g.edges([('a', 'b'), ('b', 'c')])
 g
-""")
+""",
+    )
     section = run(playground)
     expect(graphs(section).first).to_contain_text('still drawn')
     expect(graphs(section).first).to_contain_text('linked')
@@ -155,7 +168,9 @@ g
 def test_graphviz_styling_survives_the_cleaning_and_smuggled_attributes_do_not(playground):
     # Gradient fills (url(#...) and stops with a style), dashed lines, tooltips and HTML-like labels draw;
     # attributes smuggled through fontname (a test id, a style, a paint from outside the drawing) do not.
-    type_program(playground, r"""from graphviz import Digraph
+    type_program(
+        playground,
+        r"""from graphviz import Digraph
 smuggled = 'x" data-testid="run" aria-label="Run" style="outline: 9px solid red" stroke="url(/elsewhere.svg#paint)'
 g = Digraph(graph_attr={'bgcolor': 'white:lightblue'})
 g.node('a', label='gradient', style='filled', fillcolor='red:green', tooltip='a tip: here')
@@ -164,7 +179,8 @@ g.node('c', label='smuggler', fontname=smuggled)
 g.edge('a', 'b', style='dashed', tooltip='an edge tip')
 g.edge('b', 'c', style='dotted', color='red:blue')
 g
-""")
+""",
+    )
     svg = graphs(run(playground)).first
     for text in ['gradient', 'bold', 'italic', 'smuggler']:
         expect(svg).to_contain_text(text)
@@ -189,12 +205,15 @@ def test_a_traceback_marks_the_failing_line_and_keeps_earlier_output(playground)
     type_program(playground, 'print("hello")\n')
     first = run(playground)
     expect(first).to_contain_text('hello')
-    type_program(playground, '''def f(x):
+    type_program(
+        playground,
+        '''def f(x):
     return x / 0
 
 v = Value(1.0)
 f(v.data)
-''')
+''',
+    )
     section = run(playground, expected_state='error')
     error = section.locator('.message.error')
     expect(error).to_contain_text('ZeroDivisionError: division by zero')
@@ -265,8 +284,11 @@ def test_stop_pressed_as_a_run_is_sent_interrupts_it_in_place(fresh_playground):
 def test_stop_interrupts_again_a_program_that_caught_the_first_interrupt(playground):
     """A KeyboardInterrupt can be caught (or raised in a __del__, where Python only prints it): Stop interrupts
     Python again while it runs on, and it stops in place: the same Python runs the next program."""
-    type_program(playground, 'print("looping")\ntry:\n    while True: pass\nexcept KeyboardInterrupt:\n'
-                             '    print("caught once")\nwhile True: pass\n')
+    type_program(
+        playground,
+        'print("looping")\ntry:\n    while True: pass\nexcept KeyboardInterrupt:\n'
+        '    print("caught once")\nwhile True: pass\n',
+    )
     pythons = playground.evaluate("performance.getEntriesByName('python-ready').length")
     status = playground.get_by_test_id('status')
     playground.get_by_test_id('run').click()
@@ -345,7 +367,10 @@ def test_a_graph_over_the_limit_is_a_message_and_the_run_goes_on(playground):
 
 
 def test_a_big_graph_is_drawn(playground):
-    type_program(playground, 'x = Value(0.0)\nfor i in range(250):\n    x = x * 1.0 + i\nx.label = "end"\nx.backward()\ndraw_dot(x)\n')
+    type_program(
+        playground,
+        'x = Value(0.0)\nfor i in range(250):\n    x = x * 1.0 + i\nx.label = "end"\nx.backward()\ndraw_dot(x)\n',
+    )
     section = run(playground)
     expect(section.locator('.graph-size')).to_have_text('1,001 values')
     expect(graphs(section).first).to_contain_text('end')
@@ -381,8 +406,11 @@ def test_run_pressed_while_python_loads_runs_once_it_is_ready(page, site_url):
 def test_a_fatal_pyodide_error_restarts_python_and_keeps_the_page(playground):
     # Freeing a 100,000-long chain of the learner's own objects exhausts Pyodide's stack: fatal for
     # that interpreter, so the page must start a new one and say why.
-    type_program(playground, 'class Node:\n    def __init__(self, prev):\n        self.prev = prev\n\n'
-                             'print("before")\nx = None\nfor i in range(100_000):\n    x = Node(x)\ndel x\n')
+    type_program(
+        playground,
+        'class Node:\n    def __init__(self, prev):\n        self.prev = prev\n\n'
+        'print("before")\nx = None\nfor i in range(100_000):\n    x = Node(x)\ndel x\n',
+    )
     playground.get_by_test_id('run').click()
     expect(playground.get_by_test_id('output')).to_contain_text('Python ran out of stack and was restarted')
     expect(playground.get_by_test_id('output')).to_contain_text('before')
@@ -393,19 +421,25 @@ def test_a_fatal_pyodide_error_restarts_python_and_keeps_the_page(playground):
 
 def test_freeing_long_chains_of_values_is_not_fatal(playground):
     # The learner's own objects above are fatal; scalargrad's values must never be, whatever the shape.
-    type_program(playground, """for shape in ('mul_add', 'add', 'tanh', 'square', 'right'):
+    type_program(
+        playground,
+        """for shape in ('mul_add', 'add', 'tanh', 'square', 'right'):
     x = Value(0.5)
     for i in range(100_000):
         x = (x * 1.0 + i if shape == 'mul_add' else x + 1.0 if shape == 'add' else x.tanh() if shape == 'tanh'
              else x ** 2 if shape == 'square' else 1.0 + x)
     del x
     print('freed', shape)
-""")
+""",
+    )
     expect(run(playground).locator('pre.stdout')).to_have_text(
-        'freed mul_add\nfreed add\nfreed tanh\nfreed square\nfreed right\n', timeout=RUN_TIMEOUT_MS)
+        'freed mul_add\nfreed add\nfreed tanh\nfreed square\nfreed right\n', timeout=RUN_TIMEOUT_MS
+    )
 
 
 def test_micropip_loads_when_a_program_imports_it(playground):
-    type_program(playground, 'import asyncio, micropip  # not first in its line\nprint("installer", micropip.__name__)\n')
+    type_program(
+        playground, 'import asyncio, micropip  # not first in its line\nprint("installer", micropip.__name__)\n'
+    )
     section = run(playground)
     expect(section.locator('pre.stdout')).to_have_text('installer micropip\n')

@@ -1,6 +1,7 @@
 """Predict, then reveal (web/output/quiz.js): Quiz me hides the grads of the inputs (or the data, or the values
 picked), Check marks each prediction right or wrong to 4 significant digits and shows the arithmetic of the
 wrong ones; authors start a cell or an exercise in quiz mode (data-quiz, `# quiz`, `# exercise: ID quiz`)."""
+
 import re
 
 import pytest
@@ -20,7 +21,10 @@ def value(graph, label):
 def predictions(section):
     """{name: its input} of the open quiz, from the label before each input (`x1.grad =`)."""
     items = section.get_by_test_id('quiz-panel').locator('.quiz-item')
-    return {item.locator('.quiz-name').text_content().split('.')[0]: item.get_by_test_id('prediction') for item in items.all()}
+    return {
+        item.locator('.quiz-name').text_content().split('.')[0]: item.get_by_test_id('prediction')
+        for item in items.all()
+    }
 
 
 def test_quiz_me_hides_the_inputs_grads_and_check_marks_each_prediction(playground):
@@ -33,7 +37,9 @@ def test_quiz_me_hides_the_inputs_grads_and_check_marks_each_prediction(playgrou
     for label in NEURON_GRADS:
         expect(value(graph, label)).to_contain_text('grad ?')
     expect(value(graph, 'n')).to_contain_text('grad 0.5000')  # only the quizzed values are hidden
-    expect(section.get_by_role('button', name=re.compile('^Show the nodes as a table'))).to_be_disabled()  # it would tell
+    expect(
+        section.get_by_role('button', name=re.compile('^Show the nodes as a table'))
+    ).to_be_disabled()  # it would tell
     for label, grad in NEURON_GRADS.items():
         inputs[label].fill(grad)
     inputs['w1'].fill('-1')  # one wrong
@@ -47,7 +53,9 @@ def test_quiz_me_hides_the_inputs_grads_and_check_marks_each_prediction(playgrou
     expect(wrong.locator('.explain-sum')).to_have_text('w1.grad = ∂x1w1/∂w1 · x1w1.grad = (2.0000)(0.5000) = 1.0000')
     expect(wrong.get_by_test_id('grad-term')).to_have_count(1)
     expect(section.locator('.quiz-item[data-state="right"] .explain-body')).to_have_count(0)  # only the wrong ones
-    expect(section.locator('.quiz-score')).to_have_text('4 of 5 right. The arithmetic of each wrong one is shown under it.')
+    expect(section.locator('.quiz-score')).to_have_text(
+        '4 of 5 right. The arithmetic of each wrong one is shown under it.'
+    )
     section.get_by_role('button', name=re.compile('^Close quiz')).click()
     expect(section.get_by_test_id('quiz-panel')).to_be_hidden()
     expect(section.get_by_role('button', name=re.compile('^Show the nodes as a table'))).to_be_enabled()
@@ -71,12 +79,13 @@ def test_data_to_4_significant_digits_and_values_picked_in_the_graph(playground)
     assert list(inputs) == ['o', 'n']
     expect(value(graph, 'o')).to_contain_text('data ?')
     inputs['o'].fill('0.7071')  # 0.70710678...: right to 4 significant digits
-    inputs['n'].fill('0.881')   # 0.88137...: 0.8810 is not 0.8814
+    inputs['n'].fill('0.881')  # 0.88137...: 0.8810 is not 0.8814
     section.get_by_test_id('quiz-check').click()
     expect(inputs['o']).to_have_attribute('data-state', 'right')
     expect(inputs['n']).to_have_attribute('data-state', 'wrong')
     expect(section.locator('.quiz-item[data-state="wrong"] .explain-forward')).to_have_text(
-        'n.data = x1w1x2w2.data + b.data = -6.0000 + 6.8814 = 0.8814')
+        'n.data = x1w1x2w2.data + b.data = -6.0000 + 6.8814 = 0.8814'
+    )
     panel.get_by_role('button', name=re.compile('^Try again')).click()
     expect(inputs['n']).to_have_attribute('data-state', 'pending')
     expect(value(graph, 'n')).to_contain_text('data ?')
@@ -134,7 +143,9 @@ expect(b.data == 6.0, "b should be 6")</code></pre>
 
 def test_a_lessons_quiz_cell_in_a_notebook(page, site_url, tmp_path):
     lesson = tmp_path / 'quiz-lesson.md'
-    lesson.write_text("# A quiz\n\n```python\n# quiz\nx = Value(2.0, label='x')\ny = x * x; y.label = 'y'\ny.backward()\ndraw_dot(y)\n```\n")
+    lesson.write_text(
+        "# A quiz\n\n```python\n# quiz\nx = Value(2.0, label='x')\ny = x * x; y.label = 'y'\ny.backward()\ndraw_dot(y)\n```\n"
+    )
     open_notebook(page, site_url, lesson, 1)
     cell = cells(page).first
     section = run_cell(cell)

@@ -3,6 +3,7 @@ room's laptops reach it: nbgrader makes the release in the room's folder, each l
 room.html, answers and hands in; `nbgrader autograde` grades the hand-ins where they landed; the feedback
 nbgrader writes goes to its learner alone, shown without running its scripts. A hand-in made while the
 server is stopped arrives after it starts again, and the board shows the hand-ins."""
+
 import json
 import shutil
 
@@ -73,7 +74,9 @@ def answer_and_hand_in(page, code):
     expect(page.get_by_test_id('hand-in-status')).to_contain_text('Handed in at')
 
 
-def test_two_learners_hand_in_nbgrader_grades_it_where_it_landed_and_each_sees_their_own_feedback(page, second_learner, room, course):
+def test_two_learners_hand_in_nbgrader_grades_it_where_it_landed_and_each_sees_their_own_feedback(
+    page, second_learner, room, course
+):
     ana, bo = page, second_learner
     # A notebook in a subfolder is handed out as a file to download: nbgrader grades those at the top.
     (course / 'release' / 'ps1' / 'extra').mkdir()
@@ -89,13 +92,19 @@ def test_two_learners_hand_in_nbgrader_grades_it_where_it_landed_and_each_sees_t
 
     submitted = course / 'submitted'
     assert sorted(path.relative_to(submitted).as_posix() for path in submitted.rglob('*') if path.is_file()) == [
-        f'ana_lima/ps1/{FILE}', 'ana_lima/ps1/timestamp.txt', f'bo/ps1/{FILE}', 'bo/ps1/timestamp.txt']
+        f'ana_lima/ps1/{FILE}',
+        'ana_lima/ps1/timestamp.txt',
+        f'bo/ps1/{FILE}',
+        'bo/ps1/timestamp.txt',
+    ]
     assert autograde(course) == {'ana_lima': 5.0, 'bo': 2.0}  # no step between the hand-ins and nbgrader
     nbgrader(course, 'db', 'student', 'import', 'students.csv')  # the learners' names, for the gradebook
     nbgrader(course, 'generate_feedback', 'ps1')
     # The teacher's feedback is HTML: a script in it must not run in the learner's page.
     feedback = course / 'feedback' / 'ana_lima' / 'ps1' / 'assignment.html'
-    feedback.write_text(feedback.read_text().replace('</body>', '<script>document.body.dataset.ran = "yes"</script></body>'))
+    feedback.write_text(
+        feedback.read_text().replace('</body>', '<script>document.body.dataset.ran = "yes"</script></body>')
+    )
 
     for learner, mine, theirs in [(ana, '5.0 / 5.0', '2.0 / 5.0'), (bo, '2.0 / 5.0', '5.0 / 5.0')]:
         learner.goto(room.url + 'room.html')
@@ -142,10 +151,15 @@ def test_a_hand_in_waits_while_the_server_is_away_and_the_board_shows_it(page, c
 
     board = context.new_page()
     board.goto(f"{room.url}teacher.html#token={room.room.token}")
-    cell = board.locator('[data-testid="student-row"][data-student="Ada"] [data-testid="hand-in-cell"][data-assignment="lesson"]')
+    cell = board.locator(
+        '[data-testid="student-row"][data-student="Ada"] [data-testid="hand-in-cell"][data-assignment="lesson"]'
+    )
     expect(cell).to_have_attribute('data-state', 'handed-in', timeout=STARTUP_TIMEOUT_MS)
-    expect(board.locator('[data-testid="student-row"][data-student="Ada"] [data-testid="hand-in-cell"][data-assignment="ps1"]')
-           ).to_have_attribute('data-state', 'none')
+    expect(
+        board.locator(
+            '[data-testid="student-row"][data-student="Ada"] [data-testid="hand-in-cell"][data-assignment="ps1"]'
+        )
+    ).to_have_attribute('data-state', 'none')
     with board.expect_download() as zipping:
         board.locator('[data-testid="hand-ins-zip"][data-assignment="lesson"]').click()
     assert zipping.value.suggested_filename == 'lesson.zip'
@@ -204,5 +218,7 @@ def test_a_waiting_hand_in_that_the_server_then_refuses_is_said_on_the_rooms_pag
     again.get_by_test_id('hand-in').click()
     expect(status).to_have_attribute('data-state', 'handed-in', timeout=30_000)
     again.goto(room.url + 'room.html')
-    expect(handout(again, 'lesson', 'intro.md')).to_have_attribute('data-state', 'handed-in', timeout=STARTUP_TIMEOUT_MS)
+    expect(handout(again, 'lesson', 'intro.md')).to_have_attribute(
+        'data-state', 'handed-in', timeout=STARTUP_TIMEOUT_MS
+    )
     assert (course / 'submitted' / 'ada' / 'lesson' / 'intro.ipynb').is_file()

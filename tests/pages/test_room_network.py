@@ -5,6 +5,7 @@ crypto.randomUUID). Chromium resolves conftest.LAN_HOST to this machine; every n
 What works there, what the page says when the room's server drops, and the two ways to the full experience:
 HTTPS with a certificate from an authority the device trusts, and a policy that treats the origin as secure.
 """
+
 import json
 import os
 import re
@@ -22,15 +23,35 @@ from backprop_playground.paths import DIST
 from backprop_playground.server import make_server
 from support import LAN_HOST, STARTUP_TIMEOUT_MS, block_the_network, wait_until
 from support.course import EXERCISES
-from support.pages import cells, check, exercise, load_example, open_playground, press_run, run, saved, set_code, type_program
+from support.pages import (
+    cells,
+    check,
+    exercise,
+    load_example,
+    open_playground,
+    press_run,
+    run,
+    saved,
+    set_code,
+    type_program,
+)
 from support.servers import NAME, RoomServer, board_cell, in_a_thread, join
 
 pytestmark = pytest.mark.usefixtures('site')
 
 # What a page can use on an origin that is not secure, and what it cannot (docs/classroom.md, "Classroom").
-INSECURE = {'isSecureContext': False, 'crossOriginIsolated': False, 'SharedArrayBuffer': 'undefined', 'serviceWorker': False,
-            'randomUUID': 'undefined', 'subtle': 'undefined', 'clipboard': 'undefined', 'CompressionStream': 'function',
-            'indexedDB': 'object', 'localStorage': 'object'}
+INSECURE = {
+    'isSecureContext': False,
+    'crossOriginIsolated': False,
+    'SharedArrayBuffer': 'undefined',
+    'serviceWorker': False,
+    'randomUUID': 'undefined',
+    'subtle': 'undefined',
+    'clipboard': 'undefined',
+    'CompressionStream': 'function',
+    'indexedDB': 'object',
+    'localStorage': 'object',
+}
 FEATURES = """({isSecureContext, crossOriginIsolated, SharedArrayBuffer: typeof SharedArrayBuffer,
   serviceWorker: 'serviceWorker' in navigator, randomUUID: typeof crypto.randomUUID, subtle: typeof crypto.subtle,
   clipboard: typeof navigator.clipboard, CompressionStream: typeof CompressionStream, indexedDB: typeof indexedDB,
@@ -79,7 +100,9 @@ def test_the_main_page_on_a_lan_name_runs_draws_copies_and_says_why_stop_restart
     type_program(page, "x = 1\nprint('looping')\nwhile True: pass")
     page.get_by_test_id('run').click()
     # Stop once the loop runs: the Stop of a running program (a Stop before the run is sent cancels it instead).
-    expect(page.get_by_test_id('output').locator('section.run').last).to_contain_text('looping', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('output').locator('section.run').last).to_contain_text(
+        'looping', timeout=STARTUP_TIMEOUT_MS
+    )
     page.get_by_test_id('stop').click()
     output = page.get_by_test_id('output')
     expect(output).to_contain_text('Python was restarted (this page is served over plain HTTP from a network address')
@@ -131,7 +154,10 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
     # window keeps almost none: it would fetch them again, and compile the WebAssembly again.
     wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", 60_000)
     assert page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail") == {
-        'kept': True, 'packed': False, 'compiled': True}
+        'kept': True,
+        'packed': False,
+        'compiled': True,
+    }
     assert [paths.count(path) for path in runtime_files()] == [1] * len(runtime_files()), paths
 
 
@@ -153,11 +179,15 @@ def test_every_page_works_on_a_lan_name_and_keeps_the_learners_work(page, contex
 
     page.goto(url + 'embed.html#example=accumulation.py')
     page.get_by_test_id('run').click()
-    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text('grad 2.0000', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('output').locator('svg').first).to_contain_text(
+        'grad 2.0000', timeout=STARTUP_TIMEOUT_MS
+    )
 
     folder, notebooks = cors_origin
-    (folder / 'lan.ipynb').write_text('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", '
-                                      '"id": "c", "metadata": {}, "execution_count": null, "outputs": [], "source": "print(6 * 7)"}]}')
+    (folder / 'lan.ipynb').write_text(
+        '{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code", '
+        '"id": "c", "metadata": {}, "execution_count": null, "outputs": [], "source": "print(6 * 7)"}]}'
+    )
     page.goto(f"{url}notebook.html#url={notebooks}lan.ipynb")
     dialog = page.get_by_test_id('classroom-join')
     dialog.get_by_test_id('student-name').fill(NAME)
@@ -219,8 +249,9 @@ def test_when_the_rooms_server_drops_the_open_page_keeps_working_and_says_so(pag
 
     lan_room.stop()
     notice = page.get_by_test_id('network-notice')
-    expect(notice).to_contain_text("Keep this tab open: your work is kept and will be sent when the room's network is back",
-                                   timeout=15_000)
+    expect(notice).to_contain_text(
+        "Keep this tab open: your work is kept and will be sent when the room's network is back", timeout=15_000
+    )
     # Python is in the page: checks, graphs and Stop go on without the server, and the result waits.
     set_code(box, EXERCISES['mul-returns-value']['solution'])
     check(box, 'passed')
@@ -256,6 +287,7 @@ def test_when_the_rooms_server_drops_the_open_page_keeps_working_and_says_so(pag
 
 # The full experience: secure origin, service worker, isolation. Each test starts a browser of its own.
 
+
 def full_experience(browser, url, stop_server):
     """Ready and isolated, Stop in place, then the site kept offline: a reload with the server gone comes back."""
     context = browser.new_context(service_workers='allow')
@@ -266,7 +298,9 @@ def full_experience(browser, url, stop_server):
     type_program(page, "x = 1\nprint('looping')\nwhile True: pass")
     page.get_by_test_id('run').click()
     # Stop once the loop runs: the Stop of a running program (a Stop before the run is sent cancels it instead).
-    expect(page.get_by_test_id('output').locator('section.run').last).to_contain_text('looping', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('output').locator('section.run').last).to_contain_text(
+        'looping', timeout=STARTUP_TIMEOUT_MS
+    )
     page.get_by_test_id('stop').click()
     expect(page.get_by_test_id('output').locator('section.run').last).to_contain_text('KeyboardInterrupt')
     expect(page.get_by_test_id('output')).not_to_contain_text('restarted')
@@ -286,7 +320,9 @@ def launch(playwright, launch_args, *extra, env=None):
     return playwright.chromium.launch(**args, **({'env': env} if env else {}))
 
 
-def test_https_with_an_authority_the_device_trusts_gives_the_full_experience(playwright, browser_type_launch_args, tmp_path):
+def test_https_with_an_authority_the_device_trusts_gives_the_full_experience(
+    playwright, browser_type_launch_args, tmp_path
+):
     if not shutil.which('certutil'):
         pytest.skip('no certutil to make a browser trust an authority (apt-get install libnss3-tools)')
     authority = trustme.CA()
@@ -300,18 +336,26 @@ def test_https_with_an_authority_the_device_trusts_gives_the_full_experience(pla
     nssdb.mkdir(parents=True)
     authority.cert_pem.write_to_path(tmp_path / 'authority.pem')
     subprocess.run(['certutil', '-N', '--empty-password', '-d', f'sql:{nssdb}'], check=True)
-    subprocess.run(['certutil', '-A', '-d', f'sql:{nssdb}', '-t', 'C,,', '-n', 'school', '-i', str(tmp_path / 'authority.pem')],
-                   check=True)
+    subprocess.run(
+        ['certutil', '-A', '-d', f'sql:{nssdb}', '-t', 'C,,', '-n', 'school', '-i', str(tmp_path / 'authority.pem')],
+        check=True,
+    )
     server = make_server(port=0, tls=(cert, key), room=Classroom(tmp_path / 'room', mode='https'))
     in_a_thread(server)
     browser = launch(playwright, browser_type_launch_args, env={**os.environ, 'HOME': str(home)})
     try:
-        full_experience(browser, f"https://{LAN_HOST}:{server.server_address[1]}/", lambda: (server.shutdown(), server.server_close()))
+        full_experience(
+            browser,
+            f"https://{LAN_HOST}:{server.server_address[1]}/",
+            lambda: (server.shutdown(), server.server_close()),
+        )
     finally:
         browser.close()
 
 
-def test_a_policy_that_treats_the_lan_origin_as_secure_gives_the_full_experience(playwright, browser_type_launch_args, tmp_path):
+def test_a_policy_that_treats_the_lan_origin_as_secure_gives_the_full_experience(
+    playwright, browser_type_launch_args, tmp_path
+):
     server = make_server(port=0, room=Classroom(tmp_path / 'room', mode='managed'))
     in_a_thread(server)
     origin = f"http://{LAN_HOST}:{server.server_address[1]}"

@@ -3,6 +3,7 @@ a test could leave behind is left once here, and the check must name it. These t
 their own, so that the state they leave never reaches another test. Each that can, undoes what it left with what
 the page offers and sees the check pass again; the page is then lent to the next (`own`, booted once for the
 file); the others leave what cannot be undone and take a page of their own (`alone`)."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -55,6 +56,7 @@ def test_a_run_still_going_is_named(own):
     def undo(page):  # the site is isolated: Stop interrupts in place
         page.get_by_test_id('stop').click()
         expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+
     assert 'a run still going' in left(own, leave, undo)
 
 
@@ -66,6 +68,7 @@ def open_share_panel(page):
 def test_an_open_panel_is_named(own):
     def undo(page):
         page.get_by_test_id('share-panel').locator('.panel-close').click()
+
     assert "an open panel, notice or dialog: ['share-panel']" in left(own, open_share_panel, undo)
 
 
@@ -73,24 +76,32 @@ def test_a_notice_is_named(alone):
     def leave(page):
         page.evaluate("location.hash = '#code=not-a-link'")
         expect(page.get_by_test_id('notice')).to_be_visible()
+
     assert "an open panel, notice or dialog: ['notice']" in left(alone, leave)
 
 
 def test_a_name_left_in_a_named_env_is_named(own):
     def leave(page):
-        page.evaluate("window.playground.session.run({ code: 'kept = 1', env: 'left-behind' }, () => {}).then(() => null)")
-    assert "a name left in a namespace" in left(own, leave, lambda page: page.evaluate("window.playground.session.reset('left-behind')"))
+        page.evaluate(
+            "window.playground.session.run({ code: 'kept = 1', env: 'left-behind' }, () => {}).then(() => null)"
+        )
+
+    assert "a name left in a namespace" in left(
+        own, leave, lambda page: page.evaluate("window.playground.session.reset('left-behind')")
+    )
 
 
 def test_a_python_that_failed_is_named(alone):
     def leave(page):
         page.evaluate("window.playground.session.failed('the test ended it')")
+
     assert 'Python is not ready (its phase is failed)' in left(alone, leave)
 
 
 def test_a_python_that_does_not_answer_is_named(alone):
     def leave(page):  # a run the cell knows nothing of: its status says ready
         page.evaluate("() => { window.playground.session.run({ code: 'while True: pass', env: null }, () => {}); }")
+
     alone.verdict_timeout_ms = alone.probe_timeout_ms = 2000  # the run spins a core until the page is closed
     assert 'Python did not answer within 2000 ms' in left(alone, leave)
 
@@ -101,10 +112,13 @@ def test_a_route_and_a_listener_are_named(own):
 
     def heard(message):
         pass
-    assert 'a route or an event listener' in left(own, lambda page: page.route('**/nothing', abort),
-                                                  lambda page: page.unroute('**/nothing', abort))
-    assert 'a route or an event listener' in left(own, lambda page: page.on('console', heard),
-                                                  lambda page: page.remove_listener('console', heard))
+
+    assert 'a route or an event listener' in left(
+        own, lambda page: page.route('**/nothing', abort), lambda page: page.unroute('**/nothing', abort)
+    )
+    assert 'a route or an event listener' in left(
+        own, lambda page: page.on('console', heard), lambda page: page.remove_listener('console', heard)
+    )
 
 
 def test_a_request_that_left_this_machine_is_named(own):
@@ -112,23 +126,33 @@ def test_a_request_that_left_this_machine_is_named(own):
         blank = page.context.new_page()
         blank.evaluate("fetch('https://example.com/').catch(() => {})")
         blank.close()
+
     assert 'a request that left this machine' in left(own, leave, lambda page: own.attempts.clear())
 
 
 def test_a_permission_granted_is_named(own):
-    assert 'permissions granted' in left(own, lambda page: page.context.grant_permissions(['clipboard-read', 'clipboard-write']),
-                                         lambda page: page.context.clear_permissions())
+    assert 'permissions granted' in left(
+        own,
+        lambda page: page.context.grant_permissions(['clipboard-read', 'clipboard-write']),
+        lambda page: page.context.clear_permissions(),
+    )
 
 
 def test_a_resized_window_is_named(own):
-    assert 'the window resized to' in left(own, lambda page: page.set_viewport_size({'width': 600, 'height': 900}),
-                                           lambda page: page.set_viewport_size(own.viewport))
+    assert 'the window resized to' in left(
+        own,
+        lambda page: page.set_viewport_size({'width': 600, 'height': 900}),
+        lambda page: page.set_viewport_size(own.viewport),
+    )
 
 
 def test_kept_points_are_named(own):
     def leave(page):
         page.evaluate("window.playground.cell.points.set([[0.5, 0.5, 1]])")
-    assert "the learner's points" in left(own, leave, lambda page: page.evaluate("window.playground.cell.points.set(null)"))
+
+    assert "the learner's points" in left(
+        own, leave, lambda page: page.evaluate("window.playground.cell.points.set(null)")
+    )
 
 
 def test_a_page_that_left_something_or_failed_is_replaced(alone):

@@ -1,6 +1,7 @@
 """The tab lent to each test that asks for `page` (support/shared_page.py, SharedTab): what a test leaves in it is
 set back before the next test, and what cannot be set back spoils it, so that the next test gets a new context.
 These tests hold a SharedTab of their own, so that what they leave never reaches another test."""
+
 import pytest
 
 from support.shared_page import SharedTab
@@ -48,8 +49,13 @@ def test_a_tab_given_back_shows_the_next_test_what_a_new_context_shows(own, site
     context.grant_permissions(['geolocation'])
     page.emulate_media(color_scheme='dark')
     page.set_viewport_size({'width': 400, 'height': 300})
-    assert page.evaluate(READ_STORAGE) == {'local': 'behind', 'cookie': 'left=behind', 'databases': ['left-behind'],
-                                           'geolocation': 'granted', 'dark': True}
+    assert page.evaluate(READ_STORAGE) == {
+        'local': 'behind',
+        'cookie': 'left=behind',
+        'databases': ['left-behind'],
+        'geolocation': 'granted',
+        'dark': True,
+    }
     context.new_page().goto(site_url + 'style.css')  # a second page, which the next test must not find
 
     assert own.give_back(failed=False) == []

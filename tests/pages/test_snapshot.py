@@ -1,4 +1,5 @@
 """Python starts from the build's memory snapshot (backprop_playground/build/snapshot.py), and boots as usual without it."""
+
 import json
 
 import pytest
@@ -44,7 +45,7 @@ def test_python_boots_as_usual_when_the_snapshot_does_not_restore(page, context,
             route.fulfill(status=200, body=b'not a snapshot\n' * 1000)
         elif answer == 'cut short':
             data = (site / 'pyodide' / piece).read_bytes()
-            route.fulfill(status=200, body=data[:len(data) // 2])
+            route.fulfill(status=200, body=data[: len(data) // 2])
         else:  # every byte there, in the wrong order: the pieces add up, and Pyodide refuses to restore them
             route.fulfill(status=200, body=(site / 'pyodide' / piece).read_bytes()[::-1])
 

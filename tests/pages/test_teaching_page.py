@@ -1,4 +1,5 @@
 """Teaching views end to end: step through backward, check gradients, live charts, grouped and text views."""
+
 import re
 
 import pytest
@@ -8,7 +9,7 @@ from scalargrad import Value
 from scalargrad.graph import format_number, trace
 from support import wait_until
 from support.learners import A_PLUS_A
-from support.pages import load_example, open_playground, run, type_program
+from support.pages import load_example, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -38,7 +39,15 @@ def test_stepping_the_neuron_gives_the_tutorials_grads_in_its_order(playground):
         step.click()
         seen.append(narration.text_content())
     assert seen[0].startswith('Step 2: n._backward()')
-    expected = {'x1': '-1.5000', 'w1': '1.0000', 'x2': '0.5000', 'w2': '0.0000', 'b': '0.5000', 'n': '0.5000', 'o': '1.0000'}
+    expected = {
+        'x1': '-1.5000',
+        'w1': '1.0000',
+        'x2': '0.5000',
+        'w2': '0.0000',
+        'b': '0.5000',
+        'n': '0.5000',
+        'o': '1.0000',
+    }
     for label, grad in expected.items():
         expect(node(graph, label)).to_contain_text(f'grad {grad}')
     section.get_by_role('button', name='Step back').click()
@@ -98,7 +107,10 @@ def test_a_small_graph_too_wide_to_read_whole_stacks_its_records_and_one_that_fi
     # readable scale: its records are stacked instead (a label above its data and grad). Two values fit.
     size = playground.viewport_size
     playground.set_viewport_size({'width': 1280, 'height': 800})
-    for program, label, stacked in [('neuron.py', 'o', True), ("a = Value(3.0, label='a')\nb = a * 2.0; b.label = 'b'\ndraw_dot(b)\n", 'b', False)]:
+    for program, label, stacked in [
+        ('neuron.py', 'o', True),
+        ("a = Value(3.0, label='a')\nb = a * 2.0; b.label = 'b'\ndraw_dot(b)\n", 'b', False),
+    ]:
         if stacked:
             load_example(playground, program)
         else:
@@ -112,11 +124,14 @@ def test_a_small_graph_too_wide_to_read_whole_stacks_its_records_and_one_that_fi
 
 
 def test_charts_get_points_while_training_runs_and_keep_them_after_stop(playground):
-    type_program(playground, '''import time
+    type_program(
+        playground,
+        '''import time
 for k in range(100000):
     plot(step=k, loss=1 / (k + 1), accuracy=min(1, k / 50))
     time.sleep(0.01)
-''')
+''',
+    )
     playground.get_by_test_id('run').click()
     chart = playground.get_by_test_id('output').get_by_test_id('chart')
     expect(chart).to_have_count(1)
@@ -183,7 +198,9 @@ def test_the_neuron_fits_its_panel_on_a_1400_px_window(playground):
         page.set_viewport_size(size)  # the worker's other tests share this page
 
 
-BIG_CHAIN = "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001\ny.label = 'out'\ny.backward()\ndraw_dot(y)\n"
+BIG_CHAIN = (
+    "y = Value(1.0, label='y')\nfor i in range(999):\n    y = y * 1.0001\ny.label = 'out'\ny.backward()\ndraw_dot(y)\n"
+)
 
 
 def test_a_2000_value_graph_draws_every_value_and_its_teaching_tools_work(playground):
@@ -192,14 +209,18 @@ def test_a_2000_value_graph_draws_every_value_and_its_teaching_tools_work(playgr
     exec(BIG_CHAIN, space)  # the same program in CPython gives the values the page must draw
     y = space['y']
     nodes, _ = trace(y)
-    expected = {f'v{i}': [n.label, f'data {format_number(n.data)}', f'grad {format_number(n.grad)}'] for i, n in enumerate(nodes)}
+    expected = {
+        f'v{i}': [n.label, f'data {format_number(n.data)}', f'grad {format_number(n.grad)}']
+        for i, n in enumerate(nodes)
+    }
 
     type_program(playground, BIG_CHAIN)
     section = run(playground)
     expect(section.locator('.graph-size')).to_have_text('1,999 values')
     graph = section.locator('svg').first
     drawn = graph.locator('g.node').evaluate_all(
-        "gs => gs.map(g => [g.id, [...g.querySelectorAll('text')].map(t => t.textContent.trim())])")
+        "gs => gs.map(g => [g.id, [...g.querySelectorAll('text')].map(t => t.textContent.trim())])"
+    )
     records = {id_: texts for id_, texts in drawn if not id_.endswith('_op')}
     assert len(records) == 1999 and len(drawn) == 1999 + 999
     assert records == expected  # an empty field (no label) is drawn as a space
@@ -207,7 +228,8 @@ def test_a_2000_value_graph_draws_every_value_and_its_teaching_tools_work(playgr
     assert graph.locator('g.graph').first.get_attribute('font-size') == '12.00'
     assert graph.locator('text[font-size]').count() == 0
     style = graph.locator('g.node text').last.evaluate(
-        "t => [getComputedStyle(t).fontSize, getComputedStyle(t).fontFamily, getComputedStyle(t).textAnchor]")
+        "t => [getComputedStyle(t).fontSize, getComputedStyle(t).fontFamily, getComputedStyle(t).textAnchor]"
+    )
     assert style[0] == '12px' and style[1].startswith('Helvetica') and style[2] == 'middle'
 
     section.get_by_role('button', name=re.compile('^Show the nodes as a table')).click()

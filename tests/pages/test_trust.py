@@ -1,5 +1,6 @@
 """Trust end to end: one run cannot change the next, Python cannot forge the worker's messages, and every
 failure says what to do. Every non-local request is blocked (conftest.py)."""
+
 import re
 
 import pytest
@@ -18,7 +19,9 @@ def run_program(page, code, expected_state='ready'):
     # After a run that reached out, the next Python may still be restoring (a busy machine): wait for the
     # last run's verdict, then for that Python.
     page.evaluate('async () => { await window.playground.session.python.settled; }')
-    expect(page.get_by_test_id('status')).to_have_attribute('data-state', re.compile('ready|error'), timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('status')).to_have_attribute(
+        'data-state', re.compile('ready|error'), timeout=STARTUP_TIMEOUT_MS
+    )
     type_program(page, code)
     # A run that reached out ends with its Python: the status may show the next one loading at once.
     return run(page, re.compile(f'{expected_state}|loading'))
@@ -34,28 +37,51 @@ js.setInterval(create_proxy(tick), 20)
 
 # (what a run does, what the next run prints when it was not changed by it)
 LATER_RUNS = {
-    'a timer set through js': (TIMER, 'import js, time\ntime.sleep(0.2)\nprint(getattr(js, "ticks", "no ticks"))', 'no ticks'),
-    'builtins.print replaced': ('import builtins\nbuiltins.print = lambda *args, **kwargs: None', 'print("printed")', 'printed'),
-    'Value.__add__ replaced': ('import scalargrad.engine as e\ne.Value.__add__ = lambda a, b: "hacked"',
-                               'print((Value(1.0) + Value(2.0)).data)', '3.0'),
+    'a timer set through js': (
+        TIMER,
+        'import js, time\ntime.sleep(0.2)\nprint(getattr(js, "ticks", "no ticks"))',
+        'no ticks',
+    ),
+    'builtins.print replaced': (
+        'import builtins\nbuiltins.print = lambda *args, **kwargs: None',
+        'print("printed")',
+        'printed',
+    ),
+    'Value.__add__ replaced': (
+        'import scalargrad.engine as e\ne.Value.__add__ = lambda a, b: "hacked"',
+        'print((Value(1.0) + Value(2.0)).data)',
+        '3.0',
+    ),
     "the playground's own functions replaced": (
         'import playground_runtime.runner as p, playground_runtime.isolation as i\n'
-        'p.run = p.watch = p.Runner = None\ni.install = i.note = lambda *a: []', 'print(2 + 2)', '4'),
+        'p.run = p.watch = p.Runner = None\ni.install = i.note = lambda *a: []',
+        'print(2 + 2)',
+        '4',
+    ),
     "a callback scheduled with pyodide.webloop's own function": (
         'import builtins, pyodide.webloop as loop\nfrom pyodide.ffi import create_once_callable\n'
         'def later():\n    builtins.print = lambda *args, **kwargs: None\n'
         'loop.scheduleCallback(create_once_callable(later), 50)',
-        'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),
+        'import time\ntime.sleep(0.2)\nprint("still printing")',
+        'still printing',
+    ),
     "Pyodide's internals reached through sys.modules": (
-        'import sys\napi = sys.modules["pyodide_js._api"]\napi.version = "hacked"', 'print("ran")', 'ran'),
+        'import sys\napi = sys.modules["pyodide_js._api"]\napi.version = "hacked"',
+        'print("ran")',
+        'ran',
+    ),
     "JavaScript run through a function's constructor": (
         'import sys\npackages = sys.modules["pyodide._package_loader"].loadedPackages\n'
         'try:\n    packages.constructor.constructor("return 1")()\nexcept Exception as e:\n    print(type(e).__name__)',
-        'print("ran")', 'ran'),
+        'print("ran")',
+        'ran',
+    ),
     "the worker's postMessage replaced through js": (
         'import js\nfrom pyodide.ffi import create_proxy\n'
         'js.MessagePort.prototype.postMessage = create_proxy(lambda *args: None)',
-        'print("still printing")', 'still printing'),
+        'print("still printing")',
+        'still printing',
+    ),
     "a timer through js found in sys.meta_path, by a property's descriptor": (
         'import sys, builtins\nfrom pyodide.ffi import create_proxy, to_js\n'
         'finder = [f for f in sys.meta_path if hasattr(f, "jsproxies")][0]\nscope = finder.jsproxies["js"]\n'
@@ -64,19 +90,28 @@ LATER_RUNS = {
         'holder = scope\nwhile not Object.hasOwn(holder, "setTimeout"):  # on WorkerGlobalScope.prototype in Chromium\n'
         '    holder = Object.getPrototypeOf(holder)\n'
         'Object.getOwnPropertyDescriptor(holder, "setTimeout").value.call(None, create_proxy(later), 50)',
-        'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),
+        'import time\ntime.sleep(0.2)\nprint("still printing")',
+        'still printing',
+    ),
     "JavaScript's Array.prototype changed from Python": (
         'from pyodide.ffi import create_proxy, to_js\nto_js([]).constructor.prototype.includes = create_proxy(lambda *args: True)',
-        'from pyodide.ffi import to_js\nprint(to_js([1]).includes(2))', 'False'),
+        'from pyodide.ffi import to_js\nprint(to_js([1]).includes(2))',
+        'False',
+    ),
     'a finalizer that waits for a later run': (
         'class Ghost:\n    def __del__(self):\n        import sys\n        f = sys._getframe()\n'
         '        while f is not None and f.f_code.co_filename != "<editor>":\n            f = f.f_back\n'
         '        if f is not None:\n            f.f_globals["Value"] = lambda x: "forged"\n'
         '        again = Ghost()\n        again.me = again\nghost = Ghost()\nghost.me = ghost',
-        'for i in range(20000):\n    x = [[] for _ in range(3)]\n    x[0].append(x)\nprint(Value(2.0).data)', '2.0'),
-    'a task left on the event loop': ('import asyncio\nasync def later():\n    await asyncio.sleep(0.05)\n'
-                                      '    import builtins\n    builtins.print = None\nasyncio.ensure_future(later())',
-                                      'import time\ntime.sleep(0.2)\nprint("still printing")', 'still printing'),
+        'for i in range(20000):\n    x = [[] for _ in range(3)]\n    x[0].append(x)\nprint(Value(2.0).data)',
+        '2.0',
+    ),
+    'a task left on the event loop': (
+        'import asyncio\nasync def later():\n    await asyncio.sleep(0.05)\n'
+        '    import builtins\n    builtins.print = None\nasyncio.ensure_future(later())',
+        'import time\ntime.sleep(0.2)\nprint("still printing")',
+        'still printing',
+    ),
 }
 
 
@@ -124,8 +159,11 @@ def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
 
 def test_ordinary_runs_keep_their_python(playground):
     page = playground
-    for code in ['import fractions\nprint(fractions.Fraction(1, 3))', 'import random\nrandom.seed(1)\nprint(1)',
-                 'class V:\n    n = 0\nV.n += 1\nprint(V.n)']:
+    for code in [
+        'import fractions\nprint(fractions.Fraction(1, 3))',
+        'import random\nrandom.seed(1)\nprint(1)',
+        'class V:\n    n = 0\nV.n += 1\nprint(V.n)',
+    ]:
         section = run_program(page, code)
         expect(section.locator('pre.stdout')).to_be_visible()
         expect(section).not_to_contain_text(FRESH)
@@ -173,7 +211,9 @@ def test_an_exercise_cannot_be_passed_by_a_forged_message(page, site_url):
 
 def test_deep_recursion_with_a_raised_limit_is_named_and_the_page_recovers(playground):
     page = playground
-    section = run_program(page, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)', 'error')
+    section = run_program(
+        page, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)', 'error'
+    )
     expect(section).to_contain_text('RecursionError')
     expect(section).to_contain_text('at most 100,000 nested calls')
     expect(run_program(page, 'print("after")').locator('pre.stdout')).to_have_text('after\n')
@@ -205,7 +245,8 @@ def test_a_sandboxed_iframe_without_allow_same_origin_says_why(page, site_url, o
     folder, url = other_origin
     (folder / 'sandboxed.html').write_text(
         f'<!doctype html><meta charset="utf-8"><iframe id="cell" sandbox="allow-scripts" '
-        f'src="{site_url}embed.html#example=neuron.py" style="width: 700px; height: 300px"></iframe>')
+        f'src="{site_url}embed.html#example=neuron.py" style="width: 700px; height: 300px"></iframe>'
+    )
     page.goto(url + 'sandboxed.html')
     frame = page.frame_locator('#cell')
     frame.get_by_test_id('run').click()
@@ -222,6 +263,8 @@ def test_live_objects_stay_flat_over_thirty_runs(playground):
     for i in range(30):
         run_program(page, program + ('import gc\ngc.collect()\nprint(len(gc.get_objects()))' if i in (4, 29) else ''))
         if i in (4, 29):
-            counts.append(int(page.get_by_test_id('output').locator('section.run').last.locator('pre.stdout').inner_text()))
+            counts.append(
+                int(page.get_by_test_id('output').locator('section.run').last.locator('pre.stdout').inner_text())
+            )
         page.get_by_test_id('clear').click()
     assert counts[1] <= counts[0] * 1.05, counts

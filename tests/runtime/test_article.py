@@ -3,6 +3,7 @@ namespace as embed.js runs them, each finish without error and print (and draw) 
 
 What each cell prints and draws is in support/article.py, which the browser test reads too.
 """
+
 import json
 import re
 from html.parser import HTMLParser
@@ -15,6 +16,7 @@ ARTICLE = Path(__file__).resolve().parents[2] / 'web' / 'article.html'
 DEFAULT_ENV = 'page'  # embed.js: cells without data-env share this one
 TEST_ENV = 'article-test'
 
+
 def code_of(text):
     """As embed.js reads a block: without the newline after the tag, nor trailing whitespace."""
     return re.sub(r'\s+$', '', text.removeprefix('\n'))
@@ -25,8 +27,8 @@ class ArticleParser(HTMLParser):
 
     def __init__(self):
         super().__init__()  # convert_charrefs: a <pre>'s &lt; arrives as <
-        self.cells = []       # (env, code, attrs)
-        self.setups = []      # (env, code)
+        self.cells = []  # (env, code, attrs)
+        self.setups = []  # (env, code)
         self.links = []
         self.scripts = []
         self.headings = []
@@ -131,6 +133,7 @@ def test_cells_run_in_order_and_print_what_the_prose_says():
 def test_the_neuron_matches_scalargrad():
     """The article's hand-built engine agrees with the real one on the neuron."""
     from scalargrad import Value
+
     x1, x2 = Value(2.0), Value(0.0)
     w1, w2 = Value(-3.0), Value(1.0)
     b = Value(6.8813735870195432)

@@ -1,9 +1,9 @@
 """playground_runtime.checks: the helpers exercise checks use, and how run_checks reports what happens."""
+
 import pytest
 
+from playground_runtime.checks import CheckFailed, checking, expect, expect_close, expect_grad, expect_grads, run_checks
 from scalargrad import Value
-from playground_runtime.checks import (CheckFailed, checking, expect, expect_close, expect_grad, expect_grads,
-                               run_checks)
 from support.learners import SetValue
 
 PASSED = {'status': 'passed', 'message': 'All checks passed.'}
@@ -69,8 +69,10 @@ def test_numbers_are_shown_as_a_learner_writes_them():
 
 def test_a_failed_grad_draws_the_graph_with_the_node_marked():
     graphs = []
-    source = ("a = Value(3.0, label='a')\nb = a * a\nb.label = 'b'\nb.grad = 1.0\na.grad = 3.0\n"
-              "expect_grad(a, 6.0, 'a is used twice', root=b)")
+    source = (
+        "a = Value(3.0, label='a')\nb = a * a\nb.label = 'b'\nb.grad = 1.0\na.grad = 3.0\n"
+        "expect_grad(a, 6.0, 'a is used twice', root=b)"
+    )
     assert run(source, {'Value': Value}, graphs) == failed('a.grad is 3.0, expected 6.0: a is used twice')
     ((dot, nodes, title),) = graphs
     assert nodes == 2 and title == 'b (wrong grads marked)'
@@ -80,8 +82,10 @@ def test_a_failed_grad_draws_the_graph_with_the_node_marked():
 
 def test_expect_grads_passes_a_correct_graph_and_marks_every_wrong_grad():
     a, b = Value(2.0, label='a'), Value(-3.0, label='b')
-    c = a * b; c.label = 'c'
-    out = c + a; out.label = 'out'
+    c = a * b
+    c.label = 'c'
+    out = c + a
+    out.label = 'out'
     out.backward()
     expect_grads(out)
     a.grad, b.grad = 1.0, 0.0  # as if c's _backward never ran
@@ -108,17 +112,21 @@ def test_expect_grads_works_on_a_learners_class_and_says_when_it_cannot_replay()
 
 
 def test_an_error_says_what_was_being_checked_and_never_shows_a_traceback():
-    mine = learners_code("class Value:\n    def __init__(self, data):\n        self.data = data\n\n"
-                         "    def __mul__(self, other):\n        return self.data * other.data\n")
+    mine = learners_code(
+        "class Value:\n    def __init__(self, data):\n        self.data = data\n\n"
+        "    def __mul__(self, other):\n        return self.data * other.data\n"
+    )
     source = "with checking('Value(2.0) * Value(3.0)'):\n    out = (Value(2.0) * Value(3.0)).data\n"
     assert run(source, mine) == failed(
-        "Checking `Value(2.0) * Value(3.0)`: it raised AttributeError: 'float' object has no attribute 'data'")
+        "Checking `Value(2.0) * Value(3.0)`: it raised AttributeError: 'float' object has no attribute 'data'"
+    )
 
 
 def test_without_checking_the_checks_line_says_what_was_checked_and_the_learners_line_where():
     mine = learners_code("def double(x):\n    return x * undefined\n")
     assert run("y = 1\nz = double(2)", mine) == failed(
-        "Checking `z = double(2)`: it raised NameError: name 'undefined' is not defined (line 2 of your code)")
+        "Checking `z = double(2)`: it raised NameError: name 'undefined' is not defined (line 2 of your code)"
+    )
 
 
 def test_the_innermost_checking_names_the_error():
@@ -131,7 +139,8 @@ def test_an_assert_in_the_checks_is_a_failed_check_and_one_in_the_learners_code_
     assert run("x = 1\nassert x == 2") == failed('A check failed: `assert x == 2`.')
     mine = learners_code("def f():\n    assert False, 'my own'\n")
     assert run("with checking('f()'):\n    f()", mine) == failed(
-        "Checking `f()`: an `assert` in your code failed: my own (line 2 of your code)")
+        "Checking `f()`: an `assert` in your code failed: my own (line 2 of your code)"
+    )
 
 
 def test_helpers_do_not_stay_in_the_learners_namespace():

@@ -1,11 +1,13 @@
 """The course's exercises, checked in CPython: every solution passes, every starter fails, and each
 mistake a learner really makes fails with the message written for it."""
+
 import json
 
 import pytest
 
 from playground_runtime import runner as playground
 from support.course import COURSE, COURSE_PAGE, EXERCISES, IDS, STARTER_MESSAGES, mutate
+
 
 def run(source, checks):
     events = []
@@ -52,68 +54,170 @@ def test_the_starter_runs_and_fails_the_checks_with_a_helpful_message(exercise_i
 
 # (exercise, mistake, the solution's text, what the learner wrote instead, the message they get)
 MISTAKES = [
-    ('mul-returns-value', 'returns a float', 'return Value(self.data * other.data)', 'return self.data * other.data',
-     "`Value(2.0) * Value(3.0)` gave the float 6.0, not a Value: wrap the product, `return Value(...)`"),
-    ('mul-returns-value', 'forgets return', 'return Value(self.data * other.data)', 'Value(self.data * other.data)',
-     "`Value(2.0) * Value(3.0)` gave None: `__mul__` must `return` its result."),
-    ('mul-returns-value', 'adds', 'return Value(self.data * other.data)', 'return Value(self.data + other.data)',
-     "`(Value(2.0) * Value(3.0)).data` is 5.0, expected 6.0: `__mul__` should multiply the two numbers."),
-    ('mul-returns-value', 'squares self', 'return Value(self.data * other.data)', 'return Value(self.data * self.data)',
-     "`(Value(2.0) * Value(3.0)).data` is 4.0, expected 6.0"),
-    ('mul-returns-value', 'changes self', 'return Value(self.data * other.data)',
-     'self.data = self.data * other.data\n        return self',
-     "`Value(2.0) * Value(3.0)` changed one of its operands: `__mul__` should leave `self` and `other` as they are"),
-
-    ('mul-records-graph', 'forgets _children', "Value(self.data * other.data, (self, other), '*')",
-     "Value(self.data * other.data, _op='*')",
-     "`(a * b)._prev` is empty: pass the operands to the new Value as its children, `Value(..., (self, other), '*')`"),
-    ('mul-records-graph', 'forgets _children and _op', "Value(self.data * other.data, (self, other), '*')",
-     "Value(self.data * other.data)", "`(a * b)._prev` is empty"),
-    ('mul-records-graph', 'records the numbers', "Value(self.data * other.data, (self, other), '*')",
-     "Value(self.data * other.data, (self.data, other.data), '*')",
-     "`(a * b)._prev` holds the numbers [-3.0, 2.0], not the Values: pass `(self, other)`, not their data."),
-    ('mul-records-graph', 'records one operand', "Value(self.data * other.data, (self, other), '*')",
-     "Value(self.data * other.data, (self,), '*')",
-     "`(a * b)._prev` should hold both `a` and `b`, the very Values that were multiplied"),
-    ('mul-records-graph', "copies add's _op", "Value(self.data * other.data, (self, other), '*')",
-     "Value(self.data * other.data, (self, other), '+')",
-     "`(a * b)._op` is '+', expected '*': record the symbol of the operation that made the result."),
-    ('mul-records-graph', 'names the op', "Value(self.data * other.data, (self, other), '*')",
-     "Value(self.data * other.data, (self, other), 'mul')", "`(a * b)._op` is 'mul', expected '*'"),
-
-    ('mul-backward', '= instead of +=', 'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
-     'self.grad = other.data * out.grad\n            other.grad = self.data * out.grad',
-     "a.grad is 3.0, expected 6.0: `a` is used twice in `b = a * a`, so both lines of `_backward` add to a.grad; "
-     "does `_backward` add with `+=`?"),
-    ('mul-backward', '= for self only', 'self.grad += other.data * out.grad', 'self.grad = other.data * out.grad',
-     "a.grad is 4.0, expected 5.0: `a` gets 1.0 from `d = c + a` and 4.0 from `c = a * b`; "
-     "does `_backward` add with `+=`"),
-    ('mul-backward', 'wrong derivative', 'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
-     'self.grad += out.grad * self.data\n            other.grad += out.grad * other.data',
-     "a.grad is 4.0, expected -6.0: the derivative of `a * b` with respect to `a` is the other operand's data"),
-    ('mul-backward', 'forgets out.grad', 'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
-     'self.grad += other.data\n            other.grad += self.data',
-     "a.grad is -3.0, expected -6.0: multiply by `out.grad` too"),
-    ('mul-backward', 'wrong derivative for other', 'other.grad += self.data * out.grad', 'other.grad += other.data * out.grad',
-     "b.grad is -6.0, expected 4.0: the derivative of `a * b` with respect to `b` is the other operand's data"),
-    ('mul-backward', 'closure not attached', 'other.grad += self.data * out.grad\n        out._backward = _backward\n',
-     'other.grad += self.data * out.grad\n',
-     "a.grad is 0.0, expected -6.0: `c._backward()` left it at 0.0"),
-
-    ('backward-method', 'no seed', '        self.grad = 1.0\n', '',
-     "L.grad is 0.0, expected 1.0: backward() must set the output's own grad to 1.0"),
-    ('backward-method', 'seeds before the reset', 'for v in topo:\n            v.grad = 0.0\n        self.grad = 1.0\n',
-     'self.grad = 1.0\n        for v in topo:\n            v.grad = 0.0\n',
-     "L.grad is 0.0, expected 1.0: backward() must set the output's own grad to 1.0 (after resetting the others"),
-    ('backward-method', 'not reversed', 'for v in reversed(topo):', 'for v in topo:',
-     "expected -2.0 (3 more wrong grads marked in the graph): does backward() call `_backward()` on every node "
-     "in reversed topological order"),
-    ('backward-method', 'only its own _backward', 'for v in reversed(topo):\n            v._backward()',
-     'self._backward()', "does backward() call `_backward()` on every node in reversed topological order"),
-    ('backward-method', 'no reset', '        for v in topo:\n            v.grad = 0.0\n', '',
-     "these are the grads after a second `L.backward()`: backward() must reset every node's grad to 0.0"),
-    ('backward-method', 'accumulates the seed', 'for v in topo:\n            v.grad = 0.0\n        self.grad = 1.0\n',
-     'self.grad += 1.0\n', "these are the grads after a second `L.backward()`"),
+    (
+        'mul-returns-value',
+        'returns a float',
+        'return Value(self.data * other.data)',
+        'return self.data * other.data',
+        "`Value(2.0) * Value(3.0)` gave the float 6.0, not a Value: wrap the product, `return Value(...)`",
+    ),
+    (
+        'mul-returns-value',
+        'forgets return',
+        'return Value(self.data * other.data)',
+        'Value(self.data * other.data)',
+        "`Value(2.0) * Value(3.0)` gave None: `__mul__` must `return` its result.",
+    ),
+    (
+        'mul-returns-value',
+        'adds',
+        'return Value(self.data * other.data)',
+        'return Value(self.data + other.data)',
+        "`(Value(2.0) * Value(3.0)).data` is 5.0, expected 6.0: `__mul__` should multiply the two numbers.",
+    ),
+    (
+        'mul-returns-value',
+        'squares self',
+        'return Value(self.data * other.data)',
+        'return Value(self.data * self.data)',
+        "`(Value(2.0) * Value(3.0)).data` is 4.0, expected 6.0",
+    ),
+    (
+        'mul-returns-value',
+        'changes self',
+        'return Value(self.data * other.data)',
+        'self.data = self.data * other.data\n        return self',
+        "`Value(2.0) * Value(3.0)` changed one of its operands: `__mul__` should leave `self` and `other` as they are",
+    ),
+    (
+        'mul-records-graph',
+        'forgets _children',
+        "Value(self.data * other.data, (self, other), '*')",
+        "Value(self.data * other.data, _op='*')",
+        "`(a * b)._prev` is empty: pass the operands to the new Value as its children, `Value(..., (self, other), '*')`",
+    ),
+    (
+        'mul-records-graph',
+        'forgets _children and _op',
+        "Value(self.data * other.data, (self, other), '*')",
+        "Value(self.data * other.data)",
+        "`(a * b)._prev` is empty",
+    ),
+    (
+        'mul-records-graph',
+        'records the numbers',
+        "Value(self.data * other.data, (self, other), '*')",
+        "Value(self.data * other.data, (self.data, other.data), '*')",
+        "`(a * b)._prev` holds the numbers [-3.0, 2.0], not the Values: pass `(self, other)`, not their data.",
+    ),
+    (
+        'mul-records-graph',
+        'records one operand',
+        "Value(self.data * other.data, (self, other), '*')",
+        "Value(self.data * other.data, (self,), '*')",
+        "`(a * b)._prev` should hold both `a` and `b`, the very Values that were multiplied",
+    ),
+    (
+        'mul-records-graph',
+        "copies add's _op",
+        "Value(self.data * other.data, (self, other), '*')",
+        "Value(self.data * other.data, (self, other), '+')",
+        "`(a * b)._op` is '+', expected '*': record the symbol of the operation that made the result.",
+    ),
+    (
+        'mul-records-graph',
+        'names the op',
+        "Value(self.data * other.data, (self, other), '*')",
+        "Value(self.data * other.data, (self, other), 'mul')",
+        "`(a * b)._op` is 'mul', expected '*'",
+    ),
+    (
+        'mul-backward',
+        '= instead of +=',
+        'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
+        'self.grad = other.data * out.grad\n            other.grad = self.data * out.grad',
+        "a.grad is 3.0, expected 6.0: `a` is used twice in `b = a * a`, so both lines of `_backward` add to a.grad; "
+        "does `_backward` add with `+=`?",
+    ),
+    (
+        'mul-backward',
+        '= for self only',
+        'self.grad += other.data * out.grad',
+        'self.grad = other.data * out.grad',
+        "a.grad is 4.0, expected 5.0: `a` gets 1.0 from `d = c + a` and 4.0 from `c = a * b`; "
+        "does `_backward` add with `+=`",
+    ),
+    (
+        'mul-backward',
+        'wrong derivative',
+        'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
+        'self.grad += out.grad * self.data\n            other.grad += out.grad * other.data',
+        "a.grad is 4.0, expected -6.0: the derivative of `a * b` with respect to `a` is the other operand's data",
+    ),
+    (
+        'mul-backward',
+        'forgets out.grad',
+        'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
+        'self.grad += other.data\n            other.grad += self.data',
+        "a.grad is -3.0, expected -6.0: multiply by `out.grad` too",
+    ),
+    (
+        'mul-backward',
+        'wrong derivative for other',
+        'other.grad += self.data * out.grad',
+        'other.grad += other.data * out.grad',
+        "b.grad is -6.0, expected 4.0: the derivative of `a * b` with respect to `b` is the other operand's data",
+    ),
+    (
+        'mul-backward',
+        'closure not attached',
+        'other.grad += self.data * out.grad\n        out._backward = _backward\n',
+        'other.grad += self.data * out.grad\n',
+        "a.grad is 0.0, expected -6.0: `c._backward()` left it at 0.0",
+    ),
+    (
+        'backward-method',
+        'no seed',
+        '        self.grad = 1.0\n',
+        '',
+        "L.grad is 0.0, expected 1.0: backward() must set the output's own grad to 1.0",
+    ),
+    (
+        'backward-method',
+        'seeds before the reset',
+        'for v in topo:\n            v.grad = 0.0\n        self.grad = 1.0\n',
+        'self.grad = 1.0\n        for v in topo:\n            v.grad = 0.0\n',
+        "L.grad is 0.0, expected 1.0: backward() must set the output's own grad to 1.0 (after resetting the others",
+    ),
+    (
+        'backward-method',
+        'not reversed',
+        'for v in reversed(topo):',
+        'for v in topo:',
+        "expected -2.0 (3 more wrong grads marked in the graph): does backward() call `_backward()` on every node "
+        "in reversed topological order",
+    ),
+    (
+        'backward-method',
+        'only its own _backward',
+        'for v in reversed(topo):\n            v._backward()',
+        'self._backward()',
+        "does backward() call `_backward()` on every node in reversed topological order",
+    ),
+    (
+        'backward-method',
+        'no reset',
+        '        for v in topo:\n            v.grad = 0.0\n',
+        '',
+        "these are the grads after a second `L.backward()`: backward() must reset every node's grad to 0.0",
+    ),
+    (
+        'backward-method',
+        'accumulates the seed',
+        'for v in topo:\n            v.grad = 0.0\n        self.grad = 1.0\n',
+        'self.grad += 1.0\n',
+        "these are the grads after a second `L.backward()`",
+    ),
 ]
 
 
@@ -138,8 +242,11 @@ def marked_nodes(dot):
 
 
 def test_equals_instead_of_plus_equals_draws_the_graph_with_a_marked():
-    source = mutate('mul-backward', 'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
-                    'self.grad = other.data * out.grad\n            other.grad = self.data * out.grad')
+    source = mutate(
+        'mul-backward',
+        'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
+        'self.grad = other.data * out.grad\n            other.grad = self.data * out.grad',
+    )
     result, events = check('mul-backward', source)
     assert '+=' in result['check']['message']
     graphs = [e for e in events if e['type'] == 'graph']
@@ -165,16 +272,34 @@ def test_a_missing_seed_marks_the_output():
 
 # Correct code in other words: checks test behaviour, so any of these passes.
 OTHER_CORRECT = [
-    ('mul-returns-value', 'return Value(self.data * other.data)', 'product = other.data * self.data\n        return type(self)(product)'),
+    (
+        'mul-returns-value',
+        'return Value(self.data * other.data)',
+        'product = other.data * self.data\n        return type(self)(product)',
+    ),
     ('mul-returns-value', 'return Value(self.data * other.data)', 'return Value(data=self.data * other.data)'),
-    ('mul-records-graph', "Value(self.data * other.data, (self, other), '*')", "Value(other.data * self.data, _children=[self, other], _op='*')"),
+    (
+        'mul-records-graph',
+        "Value(self.data * other.data, (self, other), '*')",
+        "Value(other.data * self.data, _children=[self, other], _op='*')",
+    ),
     ('mul-records-graph', 'self._prev = set(_children)', 'self._prev = tuple(_children)'),
-    ('mul-backward', 'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
-     'g = out.grad\n            self.grad = self.grad + g * other.data\n            other.grad += g * self.data'),
+    (
+        'mul-backward',
+        'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad',
+        'g = out.grad\n            self.grad = self.grad + g * other.data\n            other.grad += g * self.data',
+    ),
     ('mul-backward', 'self._prev = set(_children)', 'self._prev = list(_children)'),
-    ('backward-method', 'for v in topo:\n            v.grad = 0.0\n        self.grad = 1.0\n        for v in reversed(topo):\n            v._backward()',
-     'for node in topo:\n            node.grad = 1.0 if node is self else 0.0\n        for node in topo[::-1]:\n            node._backward()'),
-    ('backward-method', 'for v in topo:\n            v.grad = 0.0\n        self.grad = 1.0\n', 'for v in reversed(topo):\n            v.grad = 0\n        self.grad = 1\n'),
+    (
+        'backward-method',
+        'for v in topo:\n            v.grad = 0.0\n        self.grad = 1.0\n        for v in reversed(topo):\n            v._backward()',
+        'for node in topo:\n            node.grad = 1.0 if node is self else 0.0\n        for node in topo[::-1]:\n            node._backward()',
+    ),
+    (
+        'backward-method',
+        'for v in topo:\n            v.grad = 0.0\n        self.grad = 1.0\n',
+        'for v in reversed(topo):\n            v.grad = 0\n        self.grad = 1\n',
+    ),
 ]
 
 
@@ -198,13 +323,19 @@ def test_an_exception_raised_by_the_learners_code_during_the_checks_says_what_wa
     source = class_only(source)  # the program itself never multiplies
     result, _ = check('mul-returns-value', source)
     line = line_of(source, 'return Valeu(self.data * other.data)')
-    assert result['check'] == {'status': 'failed', 'message': "Checking `Value(2.0) * Value(3.0)`: it raised "
-                               f"NameError: name 'Valeu' is not defined (line {line} of your code)"}
+    assert result['check'] == {
+        'status': 'failed',
+        'message': "Checking `Value(2.0) * Value(3.0)`: it raised "
+        f"NameError: name 'Valeu' is not defined (line {line} of your code)",
+    }
 
 
 def test_deleting_the_class_does_not_pass_with_the_playgrounds_own_value():
     result, _ = check('mul-returns-value', 'print("no class here")')
-    assert result['check'] == {'status': 'failed', 'message': "Keep `class Value` in your code: the checks try your class."}
+    assert result['check'] == {
+        'status': 'failed',
+        'message': "Keep `class Value` in your code: the checks try your class.",
+    }
 
 
 def class_only(source):
@@ -214,22 +345,44 @@ def class_only(source):
 
 # (exercise, the solution's text, the learner's, the message; {line} is where `failing` is in their code)
 ERRORS_DURING_CHECKS = [
-    ('mul-records-graph', "self._prev = set(_children)", "self._children = set(_children)",
-     "Checking `a = Value(2.0); b = Value(-3.0); a * b`: it raised AttributeError: "
-     "'Value' object has no attribute '_prev'", None),
-    ('mul-backward', 'self.grad = 0.0', 'self.grad = None',
-     "Checking `c = a * b; c.grad = 2.0; c._backward()`: it raised TypeError: unsupported operand type(s) for +=: "
-     "'NoneType' and 'float' (line {line} of your code)", 'self.grad += other.data * out.grad'),
-    ('mul-returns-value', 'return Value(self.data * other.data)',
-     'assert isinstance(other.data, int), "ints only"\n        return Value(self.data * other.data)',
-     "Checking `Value(2.0) * Value(3.0)`: an `assert` in your code failed: ints only (line {line} of your code)",
-     'assert isinstance(other.data, int), "ints only"'),
-    ('backward-method', 'for child in v._prev:', 'for child in v.prev:',
-     "Checking `L.backward()`: it raised AttributeError: 'Value' object has no attribute 'prev' "
-     "(line {line} of your code)", 'for child in v.prev:'),
-    ('backward-method', 'self._prev = set(_children)', 'self._prev = _children[0]',
-     "Checking `L = (a * b + c) * f`: it raised IndexError: tuple index out of range (line {line} of your code)",
-     'self._prev = _children[0]'),
+    (
+        'mul-records-graph',
+        "self._prev = set(_children)",
+        "self._children = set(_children)",
+        "Checking `a = Value(2.0); b = Value(-3.0); a * b`: it raised AttributeError: "
+        "'Value' object has no attribute '_prev'",
+        None,
+    ),
+    (
+        'mul-backward',
+        'self.grad = 0.0',
+        'self.grad = None',
+        "Checking `c = a * b; c.grad = 2.0; c._backward()`: it raised TypeError: unsupported operand type(s) for +=: "
+        "'NoneType' and 'float' (line {line} of your code)",
+        'self.grad += other.data * out.grad',
+    ),
+    (
+        'mul-returns-value',
+        'return Value(self.data * other.data)',
+        'assert isinstance(other.data, int), "ints only"\n        return Value(self.data * other.data)',
+        "Checking `Value(2.0) * Value(3.0)`: an `assert` in your code failed: ints only (line {line} of your code)",
+        'assert isinstance(other.data, int), "ints only"',
+    ),
+    (
+        'backward-method',
+        'for child in v._prev:',
+        'for child in v.prev:',
+        "Checking `L.backward()`: it raised AttributeError: 'Value' object has no attribute 'prev' "
+        "(line {line} of your code)",
+        'for child in v.prev:',
+    ),
+    (
+        'backward-method',
+        'self._prev = set(_children)',
+        'self._prev = _children[0]',
+        "Checking `L = (a * b + c) * f`: it raised IndexError: tuple index out of range (line {line} of your code)",
+        'self._prev = _children[0]',
+    ),
 ]
 
 

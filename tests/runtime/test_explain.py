@@ -1,5 +1,6 @@
 """The data behind a node's explanation (playground_runtime.explain), in CPython: operands in the op's order,
 local derivatives, and what is wrong with a grad that is not the sum of its uses' contributions."""
+
 import json
 import math
 import textwrap
@@ -10,9 +11,9 @@ from playground_runtime import runner as playground
 from playground_runtime.explain import MAX_SUBSETS, diagnose, explanation, uses_of
 from scalargrad import MLP, Value
 from scalargrad.graph import trace
+from support.events import drawn_graphs
 from support.explain import USED_TWICE
 from support.learners import A_PLUS_A, SEED_VALUE, ChildrenValue
-from support.events import drawn_graphs
 
 
 def graph_of(source):
@@ -43,8 +44,11 @@ def test_the_seed_class_that_assigns_with_equals_misses_the_second_use_of_a():
     assert explain['args'] == [None, [0, 0]]  # the set kept one child; the op used it twice
     assert explain['local'] == [None, [1.0, 1.0]]
     assert explain['verdicts'] == {'0': {'kind': 'missing', 'uses': [1]}}
-    fixed = graph_of(A_PLUS_A.replace('self.grad = out.grad * 1.0', 'self.grad += out.grad * 1.0')
-                     .replace('other.grad = out.grad * 1.0', 'other.grad += out.grad * 1.0'))['explain']
+    fixed = graph_of(
+        A_PLUS_A.replace('self.grad = out.grad * 1.0', 'self.grad += out.grad * 1.0').replace(
+            'other.grad = out.grad * 1.0', 'other.grad += out.grad * 1.0'
+        )
+    )['explain']
     assert fixed['verdicts'] == {}
 
 
@@ -75,8 +79,23 @@ draw_dot(out)
 
 def _rebuild():
     x, y = Value(0.7), Value(-1.3)
-    parts = [x + y, x * y, x - y, x / y, x ** 3, x ** y, (x * 2).exp(), x.log(), y.tanh(), x.relu(), y.relu(),
-             y.sigmoid(), y.gelu(), x.max(y), -x]
+    parts = [
+        x + y,
+        x * y,
+        x - y,
+        x / y,
+        x**3,
+        x**y,
+        (x * 2).exp(),
+        x.log(),
+        y.tanh(),
+        x.relu(),
+        y.relu(),
+        y.sigmoid(),
+        y.gelu(),
+        x.max(y),
+        -x,
+    ]
     out = parts[0]
     for p in parts[1:]:
         out = out + p
@@ -85,6 +104,7 @@ def _rebuild():
 
 def _numeric(op, xs, k, h=1e-6):
     from scalargrad.gradcheck import _forward_of
+
     forward = _forward_of(op)
     up, down = list(xs), list(xs)
     up[k] += h
@@ -93,13 +113,16 @@ def _numeric(op, xs, k, h=1e-6):
 
 
 def test_a_learners_class_with_ops_in_a_set_is_read_in_the_ops_order():
-    explain = graph_of(SEED_VALUE + '''
+    explain = graph_of(
+        SEED_VALUE
+        + '''
 a = Value(2.0, label='a'); b = Value(-3.0, label='b')
 e = a * b; e.label = 'e'
 e.grad = 1.0
 e._backward()
 draw_dot(e)
-''')['explain']
+'''
+    )['explain']
     a, b, e = (by_name(explain, n) for n in 'abe')
     assert explain['local'][e][explain['args'][e].index(a)] == -3.0  # d(a*b)/da is b, whatever the set's order
     assert explain['local'][e][explain['args'][e].index(b)] == 2.0
@@ -107,13 +130,16 @@ draw_dot(e)
 
 
 def test_an_op_it_does_not_know_is_said_and_nothing_below_it_is_judged():
-    explain = graph_of(SEED_VALUE + '''
+    explain = graph_of(
+        SEED_VALUE
+        + '''
 a = Value(2.0, label='a')
 s = Value(a.data ** 0.5, (a,), 'sqrt'); s.label = 's'
 s.grad = 1.0
 a.grad = 123.0
 draw_dot(s)
-''')['explain']
+'''
+    )['explain']
     assert explain['why'] == {'1': {'kind': 'unknown-op', 'op': 'sqrt'}}
     assert explain['local'][1] is None and explain['verdicts'] == {}
 
@@ -166,17 +192,20 @@ draw_dot(anon)
     assert any(n.startswith('v') and n[1:].isdigit() for n in names)  # the constants have neither
 
 
-@pytest.mark.parametrize('terms, held, expected', [
-    ([1.0, 1.0], 1.0, {'kind': 'missing', 'uses': [1]}),                     # `=` for `+=`: the last use kept
-    ([6.0, 4.0], 4.0, {'kind': 'missing', 'uses': [0]}),
-    ([6.0, 4.0], 0.0, {'kind': 'missing', 'uses': [0, 1]}),                  # nothing arrived
-    ([6.0, 4.0], 20.0, {'kind': 'repeated', 'uses': [], 'times': 2}),        # two backward passes added up
-    ([6.0], 5.0, {'kind': 'wrong', 'uses': [0]}),
-    ([6.0, 4.0], 7.0, {'kind': 'unexplained', 'uses': []}),
-    ([6.0, 4.0], 10.0 + 1e-12, None),
-    ([0.1] * 60, 0.1, {'kind': 'missing', 'uses': list(range(1, 60))}),      # past MAX_SUBSETS: `=` everywhere
-    ([0.1] * 59 + [0.5], 5.9, {'kind': 'missing', 'uses': [59]}),            # past MAX_SUBSETS: one lost
-])
+@pytest.mark.parametrize(
+    'terms, held, expected',
+    [
+        ([1.0, 1.0], 1.0, {'kind': 'missing', 'uses': [1]}),  # `=` for `+=`: the last use kept
+        ([6.0, 4.0], 4.0, {'kind': 'missing', 'uses': [0]}),
+        ([6.0, 4.0], 0.0, {'kind': 'missing', 'uses': [0, 1]}),  # nothing arrived
+        ([6.0, 4.0], 20.0, {'kind': 'repeated', 'uses': [], 'times': 2}),  # two backward passes added up
+        ([6.0], 5.0, {'kind': 'wrong', 'uses': [0]}),
+        ([6.0, 4.0], 7.0, {'kind': 'unexplained', 'uses': []}),
+        ([6.0, 4.0], 10.0 + 1e-12, None),
+        ([0.1] * 60, 0.1, {'kind': 'missing', 'uses': list(range(1, 60))}),  # past MAX_SUBSETS: `=` everywhere
+        ([0.1] * 59 + [0.5], 5.9, {'kind': 'missing', 'uses': [59]}),  # past MAX_SUBSETS: one lost
+    ],
+)
 def test_a_grad_that_is_not_the_sum_of_its_uses_is_diagnosed(terms, held, expected):
     assert diagnose(terms, held) == expected
 
@@ -187,8 +216,10 @@ def test_subsets_are_searched_only_for_a_few_uses():
 
 
 def test_a_network_graph_carries_its_boxes_members_outputs_and_weights():
-    graph = graph_of('random.seed(1)\nmodel = MLP(2, [3, 1])\nout = model([Value(0.5), Value(-1.0)])\n'
-                     'out.backward()\ndraw_dot(out)\n')
+    graph = graph_of(
+        'random.seed(1)\nmodel = MLP(2, [3, 1])\nout = model([Value(0.5), Value(-1.0)])\n'
+        'out.backward()\ndraw_dot(out)\n'
+    )
     neuron = graph['groups']['neuron']
     assert sorted(neuron['members']) == ['L1_n1', 'L1_n2', 'L1_n3', 'L2_n1']
     table = graph['table']
@@ -199,20 +230,25 @@ def test_a_network_graph_carries_its_boxes_members_outputs_and_weights():
         assert weight in neuron['members'][box] and table[weight]['op'] == ''
         assert f'[id="{edge}" class="into-box"]' in neuron['dot']
     assert len(neuron['weights']) == 3 * 2 + 3  # every weight of this MLP, one per edge into a box
-    assert math.isclose(sum(abs(table[w]['data']) for w in neuron['weights'].values()),
-                        sum(abs(p.data) for n in _same_model() for p in n.w))
+    assert math.isclose(
+        sum(abs(table[w]['data']) for w in neuron['weights'].values()),
+        sum(abs(p.data) for n in _same_model() for p in n.w),
+    )
 
 
 def _same_model():
     import random
+
     random.seed(1)
     model = MLP(2, [3, 1])
     return [n for layer in model.layers for n in layer.neurons]
 
 
 def test_a_neurons_weights_and_bias_are_named_by_their_role():
-    graph = graph_of('random.seed(1)\nmodel = MLP(2, [2, 1])\nout = model([Value(0.5, label="x1"), Value(-1.0, label="x2")])\n'
-                     'out.backward()\ndraw_dot(out)\n')
+    graph = graph_of(
+        'random.seed(1)\nmodel = MLP(2, [2, 1])\nout = model([Value(0.5, label="x1"), Value(-1.0, label="x2")])\n'
+        'out.backward()\ndraw_dot(out)\n'
+    )
     names = graph['explain']['names']
     for box in ('L1.n1', 'L1.n2'):
         assert {f'{box}.b', f'{box}.w1', f'{box}.w2'} <= set(names)

@@ -4,6 +4,7 @@ The audit hook is not installed here (it would stay for the whole test process);
 with the events CPython raises, and `changes()` is checked after programs run as the playground runs them.
 pytest's own modules change between two checks too: what changes again without a program is left out.
 """
+
 import sys
 
 import pytest
@@ -40,13 +41,27 @@ CLEAN = {
 
 TOUCHED = {
     'builtins.print replaced': ('import builtins\nbuiltins.print = len', 'module builtins'),
-    'a method of Value replaced': ('import scalargrad.engine as e\ne.Value.__add__ = lambda a, b: "hacked"', 'a class or a closure of the module scalargrad.engine'),
-    'a function of the playground replaced': ('import playground_runtime.runner as p\np.run = None', 'module playground_runtime.runner'),
+    'a method of Value replaced': (
+        'import scalargrad.engine as e\ne.Value.__add__ = lambda a, b: "hacked"',
+        'a class or a closure of the module scalargrad.engine',
+    ),
+    'a function of the playground replaced': (
+        'import playground_runtime.runner as p\np.run = None',
+        'module playground_runtime.runner',
+    ),
     'a stdlib constant changed': ('import math\nmath.pi = 3', 'module math'),
-    'an import hook added': ('import sys\nclass Finder:\n    find_spec = staticmethod(lambda *a: None)\n'
-                             'sys.meta_path.insert(0, Finder)', 'import or trace hooks'),
-    'a fake module': ('import sys, types\nsys.modules["fake_json"] = types.ModuleType("fake_json")', 'module fake_json'),
-    'own code put into a module it imports': ('import fractions\nfractions.Fraction = lambda *a: 0', 'module fractions'),
+    'an import hook added': (
+        'import sys\nclass Finder:\n    find_spec = staticmethod(lambda *a: None)\nsys.meta_path.insert(0, Finder)',
+        'import or trace hooks',
+    ),
+    'a fake module': (
+        'import sys, types\nsys.modules["fake_json"] = types.ModuleType("fake_json")',
+        'module fake_json',
+    ),
+    'own code put into a module it imports': (
+        'import fractions\nfractions.Fraction = lambda *a: 0',
+        'module fractions',
+    ),
     'a gc callback': ('import gc\ngc.callbacks.append(lambda *a: None)', 'import or trace hooks'),
 }
 
@@ -61,12 +76,18 @@ def test_a_run_that_keeps_to_its_namespace_needs_no_fresh_python(watch, source):
 def test_a_run_that_reaches_outside_its_namespace_is_noticed(watch, source, reason, monkeypatch):
     run, _, _ = watch
     # monkeypatch puts back what the program changes, for the other tests in this process
-    for target in (sys.modules['builtins'], sys.modules['math'], engine.Value, sys.modules['playground_runtime.runner']):
+    for target in (
+        sys.modules['builtins'],
+        sys.modules['math'],
+        engine.Value,
+        sys.modules['playground_runtime.runner'],
+    ):
         for name in ('print', 'pi', '__add__', 'run'):
             if name in vars(target):
                 monkeypatch.setattr(target, name, vars(target)[name])
     import fractions
     import gc
+
     monkeypatch.setattr(fractions, 'Fraction', fractions.Fraction)
     monkeypatch.delitem(sys.modules, 'fake_json', raising=False)
     hooks, callbacks = list(sys.meta_path), list(gc.callbacks)
@@ -80,19 +101,23 @@ def test_a_run_that_reaches_outside_its_namespace_is_noticed(watch, source, reas
 def test_the_next_check_starts_from_what_the_last_one_saw(watch, monkeypatch):
     run, _, _ = watch
     import math
+
     monkeypatch.setattr(math, 'tau', math.tau)
     assert run('import math\nmath.tau = 6') != []
     assert run('print(1)') == []
 
 
-@pytest.mark.parametrize('event, args', [
-    ('object.__setattr__', lambda: (engine.Value.__init__, '__code__', None)),
-    ('sys.addaudithook', lambda: ()),
-    ('gc.get_objects', lambda: (None,)),
-    ('import', lambda: ('js', None, None, None, None)),
-    ('import', lambda: ('ctypes', None, None, None, None)),
-    ('ctypes.dlopen', lambda: ('x',)),
-])
+@pytest.mark.parametrize(
+    'event, args',
+    [
+        ('object.__setattr__', lambda: (engine.Value.__init__, '__code__', None)),
+        ('sys.addaudithook', lambda: ()),
+        ('gc.get_objects', lambda: (None,)),
+        ('import', lambda: ('js', None, None, None, None)),
+        ('import', lambda: ('ctypes', None, None, None, None)),
+        ('ctypes.dlopen', lambda: ('x',)),
+    ],
+)
 def test_what_leaves_no_trace_in_a_namespace_is_reported_at_once(watch, event, args):
     _, audit, said = watch
     audit(event, args())
@@ -115,8 +140,10 @@ SETTINGS = {
     'an environment variable': ('import os\nos.environ["PLAYGROUND_TEST"] = "1"', 'del os.environ["PLAYGROUND_TEST"]'),
     'the digits of int to str': ('import sys\nsys.set_int_max_str_digits(0)', 'sys.set_int_max_str_digits(4300)'),
     'a warnings filter': ('import warnings\nwarnings.simplefilter("ignore")', 'warnings.filters.pop(0)'),
-    "a closure's cell": ('import os\nos.fsencode.__closure__[0].cell_contents = "x"',
-                         'os.fsencode.__closure__[0].cell_contents = cell'),
+    "a closure's cell": (
+        'import os\nos.fsencode.__closure__[0].cell_contents = "x"',
+        'os.fsencode.__closure__[0].cell_contents = cell',
+    ),
 }
 
 
@@ -125,6 +152,7 @@ def test_a_setting_changed_in_place_is_noticed(watch, source, undo):
     import gc
     import os
     import warnings
+
     run, _, _ = watch
     cell = os.fsencode.__closure__[0].cell_contents
     try:
@@ -133,13 +161,16 @@ def test_a_setting_changed_in_place_is_noticed(watch, source, undo):
         exec(undo, {'gc': gc, 'os': os, 'sys': sys, 'warnings': warnings, 'cell': cell})
 
 
-@pytest.mark.parametrize('event, args', [
-    ('open', ('x.py', 'w', 0)),
-    ('open', ('x.py', None, 0o1101)),  # os.open(O_WRONLY | O_CREAT | O_TRUNC)
-    ('os.rename', ('a', 'b', -1, -1)),
-    ('os.chdir', ('/tmp',)),
-    ('os.putenv', (b'A', b'1')),
-])
+@pytest.mark.parametrize(
+    'event, args',
+    [
+        ('open', ('x.py', 'w', 0)),
+        ('open', ('x.py', None, 0o1101)),  # os.open(O_WRONLY | O_CREAT | O_TRUNC)
+        ('os.rename', ('a', 'b', -1, -1)),
+        ('os.chdir', ('/tmp',)),
+        ('os.putenv', (b'A', b'1')),
+    ],
+)
 def test_changes_to_files_the_directory_or_the_environment_are_reported(watch, event, args):
     _, audit, said = watch
     audit(event, args)
@@ -221,6 +252,7 @@ def test_a_str_subclass_as_a_qualname_or_a_class_key_runs_no_code_in_the_hook_or
     named = type('C', (), {'__module__': 'json', '__qualname__': Sneaky('C')})
     audit('object.__setattr__', (named, '__name__', 'C'))
     import types
+
     module = types.ModuleType('sneaky_module')  # new to the check: it reads its classes' namespaces
     module.K = type('K', (), {Sneaky('__module__'): 1})
     monkeypatch.setitem(sys.modules, 'sneaky_module', module)
@@ -245,6 +277,7 @@ def test_objects_of_a_run_that_outlive_it_are_noticed():
     """A finalizer (or a weakref callback) of the run's own would run during a later run's collection."""
     import gc
     import json
+
     said = []
     _, changes = isolation._make(said.append)
     changes(namespace_gone=True)
@@ -258,13 +291,16 @@ def test_objects_of_a_run_that_outlive_it_are_noticed():
 def test_a_runs_own_classes_and_graphs_are_gone_after_it():
     import gc
     import json
+
     said = []
     _, changes = isolation._make(said.append)
     gc.collect()
     changes(namespace_gone=True)
-    program = ('class Value:\n    def __init__(self, data, children=()):\n        self.data, self._prev = data, set(children)\n'
-               '    def __add__(self, other):\n        return Value(self.data + other.data, (self, other))\n'
-               'a = Value(1.0)\nb = a + a\ndraw_dot(b)\nb')
+    program = (
+        'class Value:\n    def __init__(self, data, children=()):\n        self.data, self._prev = data, set(children)\n'
+        '    def __add__(self, other):\n        return Value(self.data + other.data, (self, other))\n'
+        'a = Value(1.0)\nb = a + a\ndraw_dot(b)\nb'
+    )
     assert json.loads(playground.run(program, lambda text: None)) == {'status': 'ok'}
     gc.collect()
     assert not any('alive' in reason for reason in changes(namespace_gone=True))
@@ -296,6 +332,7 @@ ghost.me = ghost
 
 def test_a_finalizer_cannot_change_what_the_check_has_already_compared():
     import gc
+
     said = []
     _, changes = isolation._make(said.append)
     threshold = gc.get_threshold()

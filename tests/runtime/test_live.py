@@ -1,6 +1,7 @@
 """A graph that trains live (playground_runtime.live), in CPython with a clock of the test's own: at most ten
 events a second by wall time, only numbers while the shape holds, a new drawing for a new shape, the whole
 graph again when the run ends (also when it is stopped), and skipped calls that trace nothing."""
+
 import json
 import signal
 import textwrap
@@ -75,17 +76,28 @@ def test_updates_carry_the_numbers_of_the_drawn_shape_and_the_end_draws_it_whole
 
 
 def test_a_new_shape_is_drawn_again_and_old_updates_never_mix_with_it(monkeypatch):
-    _, events = run('''
+    _, events = run(
+        '''
 for n in (2, 2, 2, 3, 3, 3):
     x = Value(1.0, label='x')
     for _ in range(n):
         x = x * 2
     x.backward()
     draw_dot(x, live=True)
-''', Clock(0.2), monkeypatch)
+''',
+        Clock(0.2),
+        monkeypatch,
+    )
     kinds = [(e['type'], e['nodes'] if e['type'] == 'graph' else len(e['values'])) for e in events if 'live' in e]
-    assert kinds == [('graph', 5), ('graph-update', 5), ('graph-update', 5), ('graph', 7), ('graph-update', 7),
-                     ('graph-update', 7), ('graph', 7)]
+    assert kinds == [
+        ('graph', 5),
+        ('graph-update', 5),
+        ('graph-update', 5),
+        ('graph', 7),
+        ('graph-update', 7),
+        ('graph-update', 7),
+        ('graph', 7),
+    ]
 
 
 def test_two_call_sites_are_two_live_graphs():
@@ -99,9 +111,13 @@ for k in range(3):
 
 
 def test_stop_ends_the_run_and_the_graph_is_drawn_whole_from_the_last_call(monkeypatch):
-    result, events = run(TRAINING.replace('STEPS', '30').replace('draw_dot(loss, live=True)',
-                                                                  'draw_dot(loss, live=True)\n    if k == 20: raise KeyboardInterrupt'),
-                         Clock(0.05), monkeypatch)
+    result, events = run(
+        TRAINING.replace('STEPS', '30').replace(
+            'draw_dot(loss, live=True)', 'draw_dot(loss, live=True)\n    if k == 20: raise KeyboardInterrupt'
+        ),
+        Clock(0.05),
+        monkeypatch,
+    )
     assert result == {'status': 'interrupted'}
     final = events[-1]
     assert final['type'] == 'graph' and final['final'] is True
@@ -117,7 +133,9 @@ def pythons_own_sigint_handler():
     signal.signal(signal.SIGINT, before)
 
 
-def test_a_stop_repeated_while_the_run_ends_does_not_cut_its_last_drawing_short(monkeypatch, pythons_own_sigint_handler):
+def test_a_stop_repeated_while_the_run_ends_does_not_cut_its_last_drawing_short(
+    monkeypatch, pythons_own_sigint_handler
+):
     # The page repeats Stop while a run goes on after its KeyboardInterrupt: here, as the last graph is drawn.
     finish = live.LiveGraphs.finish
 
@@ -126,16 +144,21 @@ def test_a_stop_repeated_while_the_run_ends_does_not_cut_its_last_drawing_short(
         finish(self)
 
     monkeypatch.setattr(live.LiveGraphs, 'finish', interrupted_finish)
-    result, events = run(TRAINING.replace('STEPS', '30').replace('draw_dot(loss, live=True)',
-                                                                  'draw_dot(loss, live=True)\n    if k == 20: raise KeyboardInterrupt'),
-                         Clock(0.05), monkeypatch)
+    result, events = run(
+        TRAINING.replace('STEPS', '30').replace(
+            'draw_dot(loss, live=True)', 'draw_dot(loss, live=True)\n    if k == 20: raise KeyboardInterrupt'
+        ),
+        Clock(0.05),
+        monkeypatch,
+    )
     assert result == {'status': 'interrupted'}
     assert events[-1]['type'] == 'graph' and events[-1]['final'] is True
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Stop reaches the next run
 
 
 def test_calls_skipped_by_the_clock_do_not_trace_the_graph(monkeypatch):
-    result, events = run('''
+    result, events = run(
+        '''
 class Counted(Value):
     reads = 0
     @property
@@ -152,7 +175,10 @@ for k in range(50):
     if k == 0:
         after_first = Counted.reads
 print(Counted.reads - after_first)
-''', Clock(0.0001), monkeypatch)
+''',
+        Clock(0.0001),
+        monkeypatch,
+    )
     assert result == {'status': 'ok'}, result
     assert [e['text'] for e in events if e['type'] == 'stdout'] == ['0\n']  # 49 calls inside 0.1 s: no tracing
 

@@ -1,8 +1,8 @@
 """The worker's Python side, run in plain CPython: events in order, errors, notebook commands."""
-import json
-import textwrap
 
 import importlib.util
+import json
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -254,12 +254,19 @@ def test_a_learners_own_draw_dot_in_an_env_survives_later_runs():
     playground.reset('own-draw')
 
 
-@pytest.mark.parametrize('package, instead', [
-    ('numpy', 'the math module'), ('matplotlib', 'plot(step=k'), ('torch', 'gradcheck(root)'),
-    ('sklearn.datasets', 'make_moons'), ('pandas', 'lists and dicts'),
-])
+@pytest.mark.parametrize(
+    'package, instead',
+    [
+        ('numpy', 'the math module'),
+        ('matplotlib', 'plot(step=k'),
+        ('torch', 'gradcheck(root)'),
+        ('sklearn.datasets', 'make_moons'),
+        ('pandas', 'lists and dicts'),
+    ],
+)
 def test_a_package_this_build_lacks_is_named_with_what_to_use_instead(package, instead, monkeypatch):
     import sys
+
     monkeypatch.setitem(sys.modules, package.split('.')[0], None)  # as if not installed, here too
     result, _ = run(f'import {package}')
     message = result['error']['message']
@@ -267,15 +274,19 @@ def test_a_package_this_build_lacks_is_named_with_what_to_use_instead(package, i
     assert 'micropip' in message
 
 
-@pytest.mark.parametrize('name, statement', [('np', 'import numpy as np'), ('plt', 'import matplotlib.pyplot as plt'),
-                                             ('torch', 'import torch')])
+@pytest.mark.parametrize(
+    'name, statement',
+    [('np', 'import numpy as np'), ('plt', 'import matplotlib.pyplot as plt'), ('torch', 'import torch')],
+)
 def test_an_undefined_alias_names_the_package_it_usually_stands_for(name, statement):
     """A notebook's later cells use `np` after `import numpy as np` failed: say why it is undefined."""
     result, _ = run(f'{name}.zeros(3)')
     assert result['error']['type'] == 'NameError'
     package = statement.split()[1].split('.')[0]
-    assert f"name '{name}' is not defined; it would come from `{statement}`, and this playground has no {package}" \
+    assert (
+        f"name '{name}' is not defined; it would come from `{statement}`, and this playground has no {package}"
         in result['error']['message']
+    )
     result, _ = run('npx + 1')
     assert result['error']['message'] == "name 'npx' is not defined"
 
@@ -292,8 +303,10 @@ def finish(job):
 
 def test_top_level_await_runs_and_output_keeps_its_order():
     events = []
-    job = playground.run('import asyncio\nprint("before")\nawait asyncio.sleep(0)\nprint("after")\n1 + 1',
-                         lambda text: events.append(json.loads(text)))
+    job = playground.run(
+        'import asyncio\nprint("before")\nawait asyncio.sleep(0)\nprint("after")\n1 + 1',
+        lambda text: events.append(json.loads(text)),
+    )
     result = json.loads(finish(job))
     assert result == {'status': 'ok'}
     assert [(e['type'], e['text']) for e in events] == [('stdout', 'before\n'), ('stdout', 'after\n'), ('result', '2')]
@@ -364,13 +377,18 @@ def test_a_failed_assert_says_its_message_or_quotes_its_line():
 
 def test_an_error_in_the_learners_code_says_what_was_tested_and_where():
     result, _ = run_test_cell('Value(1).double()')
-    assert result['check']['message'] == ("Checking `Value(1).double()`: it raised AttributeError: "
-                                          "'int' object has no attribute 'missing' (line 8 of your code)")
+    assert result['check']['message'] == (
+        "Checking `Value(1).double()`: it raised AttributeError: "
+        "'int' object has no attribute 'missing' (line 8 of your code)"
+    )
 
 
 def test_hidden_tests_run_and_count_but_their_code_never_shows():
     result, _ = run_test_cell(TEST, hidden=[2, 3, 4])
-    assert result['check'] == {'status': 'failed', 'message': 'A hidden test of this cell failed. Its code is not shown.'}
+    assert result['check'] == {
+        'status': 'failed',
+        'message': 'A hidden test of this cell failed. Its code is not shown.',
+    }
     assert result['error']['line'] is None and result['error']['traceback'] == ''
     assert 'Value(2) * Value(2)' not in json.dumps(result)
     # A failure after the hidden lines is numbered as the page shows the cell, without them.

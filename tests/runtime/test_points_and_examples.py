@@ -1,5 +1,6 @@
 """The learner's own data (scalargrad.datasets.points and the run's `points`), and choosing one example of a
 decision-boundary chart (playground_runtime.example), in CPython."""
+
 import json
 import textwrap
 
@@ -15,8 +16,13 @@ MINE = [[0.0, 0.0, 1], [1.0, 1.0, 0], [0.5, -0.25, 1]]
 
 def run(source, points=None):
     events = []
-    result = json.loads(playground.run(textwrap.dedent(source), lambda text: events.append(json.loads(text)),
-                                       points=None if points is None else json.dumps(points)))
+    result = json.loads(
+        playground.run(
+            textwrap.dedent(source),
+            lambda text: events.append(json.loads(text)),
+            points=None if points is None else json.dumps(points),
+        )
+    )
     return result, events
 
 
@@ -39,7 +45,9 @@ def test_a_run_with_points_gets_them_as_lists_like_the_moons_helper_and_the_next
     assert printed(events) == '6 [0, 1]\n'
 
 
-@pytest.mark.parametrize('bad', [[[0, 0, 2]], [[0, 'x', 1]], [[0, 0]], {'x': 1}, [[float('nan'), 0, 1]], [[0, 0, True]]])
+@pytest.mark.parametrize(
+    'bad', [[[0, 0, 2]], [[0, 'x', 1]], [[0, 0]], {'x': 1}, [[float('nan'), 0, 1]], [[0, 0, True]]]
+)
 def test_points_that_are_not_x_y_label_are_left_out_with_a_notice(bad):
     result, events = run('X, y = points(4, seed=0)\nprint(len(X))', bad)  # json.dumps writes nan as NaN
     assert result == {'status': 'ok'}
@@ -79,7 +87,9 @@ def test_choosing_an_example_forwards_it_alone_through_the_same_model():
     [chart] = [e for e in events if e['type'] == 'chart']
     expected = float(printed(events))
     spec = {**chart['model'], 'point': MINE[1][:2], 'label': -1, 'index': 1}
-    result, events = run(f"from playground_runtime.example import forward_example\ndraw_dot(forward_example({json.dumps(json.dumps(spec))}))")
+    result, events = run(
+        f"from playground_runtime.example import forward_example\ndraw_dot(forward_example({json.dumps(json.dumps(spec))}))"
+    )
     assert result == {'status': 'ok'}, result
     assert printed(events).startswith('Example 2: x = (1.0000, 1.0000), label -1.')
     [graph] = drawn_graphs(events)
@@ -93,5 +103,7 @@ def test_only_an_mlp_is_sent_as_numbers_and_bad_numbers_are_refused():
     assert mlp_spec(MLP(2, [3, 1]).layers[0]) is None and mlp_spec(lambda x: x) is None
     spec = mlp_spec(MLP(2, [3, 1]))
     bad = {**spec, 'parameters': spec['parameters'][:-1], 'point': [0, 0]}
-    result, _ = run(f"from playground_runtime.example import forward_example\nforward_example({json.dumps(json.dumps(bad))})")
+    result, _ = run(
+        f"from playground_runtime.example import forward_example\nforward_example({json.dumps(json.dumps(bad))})"
+    )
     assert result['status'] == 'error' and 'parameters' in result['error']['message']

@@ -1,4 +1,5 @@
 """The data behind the teaching views, in CPython: table, backward steps, gradient check, groups, charts."""
+
 import json
 import math
 import textwrap
@@ -9,9 +10,9 @@ from playground_runtime import charts
 from playground_runtime import runner as playground
 from playground_runtime.charts import SERIES_EVERY, Charts, boundary
 from scalargrad import MLP, Value
-from support.learners import A_PLUS_A, SEED_VALUE
 from scalargrad.gradcheck import Replay, operands
 from support.events import drawn_graphs
+from support.learners import A_PLUS_A, SEED_VALUE
 
 NEURON = '''
 x1 = Value(2.0, label='x1'); x2 = Value(0.0, label='x2')
@@ -26,8 +27,6 @@ o.backward()
 draw_dot(o)
 '''
 TUTORIAL_GRADS = {'x1': -1.5, 'w1': 1.0, 'x2': 0.5, 'w2': 0.0, 'b': 0.5, 'n': 0.5, 'o': 1.0}
-
-
 
 
 def run(source):
@@ -102,7 +101,9 @@ def test_the_stepper_shows_the_learners_bug_as_their_code_makes_it():
 
 
 def test_a_backward_that_raises_or_prints_is_replayed_quietly():
-    graph = graph_of(SEED_VALUE + '''
+    graph = graph_of(
+        SEED_VALUE
+        + '''
 a = Value(3.0, label='a')
 c = a + Value(1.0, label='one'); c.label = 'c'
 def noisy():
@@ -110,7 +111,8 @@ def noisy():
     raise ZeroDivisionError('no')
 c._backward = noisy
 draw_dot(c)
-''')
+'''
+    )
     [step] = graph['steps']['steps']
     assert step['error'] == 'ZeroDivisionError: no'
     assert step['text'].endswith('nothing changes')
@@ -136,7 +138,9 @@ def test_the_check_says_why_before_any_backward_pass():
 
 
 def test_groups_draw_one_box_per_neuron_and_per_layer():
-    graph = graph_of("model = MLP(2, [4, 4, 1])\nout = model([Value(0.5), Value(-1.0)])\nout.backward()\ndraw_dot(out)\n")
+    graph = graph_of(
+        "model = MLP(2, [4, 4, 1])\nout = model([Value(0.5), Value(-1.0)])\nout.backward()\ndraw_dot(out)\n"
+    )
     neuron, layer = graph['groups']['neuron']['dot'], graph['groups']['layer']['dot']
     boxes = [line for line in neuron.splitlines() if 'shape=Mrecord' in line]
     assert len(boxes) == 9 and 'layer 2 · neuron 4' in neuron
@@ -173,11 +177,18 @@ def test_a_network_of_hundreds_of_values_opens_by_neuron_with_the_full_graph_a_c
     assert graph['groups']['full']['dot'].count('shape=record') == 979
 
 
-@pytest.mark.parametrize('source, opened, taught', [
-    (NEURON, set(), {'table', 'explain', 'steps', 'check'}),
-    # 979 values: too many to step through or to check, and it opens by neuron
-    ("model = MLP(2, [16, 16, 1])\nout = model([Value(0.5), Value(-1.0)])\ndraw_dot(out)\n", {'groups', 'view'}, {'table', 'explain'}),
-])
+@pytest.mark.parametrize(
+    'source, opened, taught',
+    [
+        (NEURON, set(), {'table', 'explain', 'steps', 'check'}),
+        # 979 values: too many to step through or to check, and it opens by neuron
+        (
+            "model = MLP(2, [16, 16, 1])\nout = model([Value(0.5), Value(-1.0)])\ndraw_dot(out)\n",
+            {'groups', 'view'},
+            {'table', 'explain'},
+        ),
+    ],
+)
 def test_a_graph_is_sent_before_its_teaching_fields_which_follow_it_at_once(source, opened, taught):
     # What only a later click needs (the table, the explanations, the steppers, the check) must not delay
     # the drawing: the page lays the graph out while Python computes them. A network that opens by neuron
@@ -243,6 +254,7 @@ def test_the_boundary_fast_path_agrees_with_calling_the_model(activation):
 
 class Doubled(MLP):
     """A learner's MLP that calls its layers its own way."""
+
     def __call__(self, x):
         return super().__call__(x) * 2
 
@@ -292,11 +304,14 @@ def test_the_boundary_of_a_changed_model_is_what_calling_it_gives(made):
 
 
 def test_the_boundary_of_a_learners_model_calls_it_with_their_values():
-    _, events = run(SEED_VALUE + '''
+    _, events = run(
+        SEED_VALUE
+        + '''
 def model(x):
     return x[0] + x[1]
 plot_boundary(model, [(0.0, 1.0), (1.0, 2.0)], ['no', 'yes'])
-''')
+'''
+    )
     [chart] = [e for e in events if e['type'] == 'chart']
     assert chart['points'] == [[0.0, 1.0, -1], [1.0, 2.0, 1]]
     assert chart['grid']['score'][0][0] == pytest.approx(chart['grid']['x'][0] + chart['grid']['y'][0])

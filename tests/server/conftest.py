@@ -1,4 +1,5 @@
 """What the server's tests serve beside the classroom's API: one page, not a site build."""
+
 import pytest
 
 

@@ -1,6 +1,7 @@
 """The classroom's API (backprop_playground.classroom under the site's server), without a browser or a site
 build: statements in, bad input refused with nothing stored, the teacher's token, resends stored once, kill -9,
 and who is here."""
+
 import json
 import os
 import signal
@@ -19,7 +20,6 @@ from support.servers import room_in_a_process, serving, stop
 VERB = 'http://adlnet.gov/expapi/verbs/'
 
 
-
 @pytest.fixture
 def room(tmp_path, tiny_site):
     """A classroom server on a free port: (base URL, Classroom)."""
@@ -30,13 +30,19 @@ def room(tmp_path, tiny_site):
 
 
 def statement(base, learner='key-ada', name='Ada', verb='failed', exercise='mul', code='a * b', **extra):
-    result = {'success': verb == 'passed', 'response': code,
-              'extensions': {classroom.MESSAGE: 'b.grad is 0.0, expected 2.0'}}
-    return {'id': str(uuid.uuid4()), 'actor': {'objectType': 'Agent', 'name': name,
-                                                'account': {'homePage': base, 'name': learner}},
-            'verb': {'id': VERB + verb}, 'object': {'id': f"{base}course.html#exercise={exercise}"},
-            'result': result, **extra}
-
+    result = {
+        'success': verb == 'passed',
+        'response': code,
+        'extensions': {classroom.MESSAGE: 'b.grad is 0.0, expected 2.0'},
+    }
+    return {
+        'id': str(uuid.uuid4()),
+        'actor': {'objectType': 'Agent', 'name': name, 'account': {'homePage': base, 'name': learner}},
+        'verb': {'id': VERB + verb},
+        'object': {'id': f"{base}course.html#exercise={exercise}"},
+        'result': result,
+        **extra,
+    }
 
 
 def post(base, body, version='1.0.3'):
@@ -52,6 +58,7 @@ def progress(base, token):
 
 def stored(kept):
     import sqlite3
+
     with sqlite3.connect(kept.path) as db:
         return db.execute('SELECT COUNT(*) FROM statements').fetchone()[0]
 
@@ -62,7 +69,10 @@ def test_statements_are_stored_once_and_the_progress_shows_each_learner(room):
     status, body = post(base, first)
     assert (status, json.loads(body)) == (200, [first['id']])
     assert post(base, first)[0] == 200, 'a resend is answered as a send'
-    batch = [statement(base, verb='passed', code='a * b  # fixed'), statement(base, learner='key-bo', name='Bo', exercise='tanh')]
+    batch = [
+        statement(base, verb='passed', code='a * b  # fixed'),
+        statement(base, learner='key-bo', name='Bo', exercise='tanh'),
+    ]
     assert json.loads(post(base, batch)[1]) == [s['id'] for s in batch]
     assert stored(kept) == 3
 
@@ -90,7 +100,12 @@ def bad_cases(base):
         ('no actor', without('actor'), '1.0.3', 400),
         ('no account', {**good, 'actor': {'objectType': 'Agent', 'name': 'Ada'}}, '1.0.3', 400),
         ('an unknown verb', {**good, 'verb': {'id': VERB + 'completed'}}, '1.0.3', 400),
-        ('a foreign object', {**good, 'object': {'id': 'http://elsewhere.example/course.html#exercise=mul'}}, '1.0.3', 400),
+        (
+            'a foreign object',
+            {**good, 'object': {'id': 'http://elsewhere.example/course.html#exercise=mul'}},
+            '1.0.3',
+            400,
+        ),
         ('an object without an exercise', {**good, 'object': {'id': f'{base}course.html'}}, '1.0.3', 400),
         ('an id that is not a UUID', {**good, 'id': 'one'}, '1.0.3', 400),
         ('a score that is not a number', {**good, 'result': {'score': {'raw': 'all'}}}, '1.0.3', 400),
@@ -162,8 +177,10 @@ def test_a_negative_content_length_is_refused_at_once(room):
     base, kept = room
     with socket.create_connection(('127.0.0.1', int(base.rsplit(':', 1)[1].strip('/')))) as connection:
         connection.settimeout(10)
-        connection.sendall(b'POST /classroom/xapi/statements HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n'
-                           b'X-Experience-API-Version: 1.0.3\r\n\r\n')
+        connection.sendall(
+            b'POST /classroom/xapi/statements HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n'
+            b'X-Experience-API-Version: 1.0.3\r\n\r\n'
+        )
         assert connection.recv(100).startswith(b'HTTP/1.0 400')
 
 
@@ -183,10 +200,19 @@ def test_pages_say_they_are_here_and_the_board_counts_what_their_browsers_can_do
     assert present(base, {'key': 'key-bo', 'browser': {**BROWSER, 'secure': True, 'offline': True}}) == (204, '')
     assert post(base, [statement(base)])[0] == 200
     shown = progress(base, kept.token)
-    assert shown['room'] == {'mode': 'plain-http', 'browsers': {'learners': 2, 'secure': 1, 'isolated': 0, 'interrupt': 0, 'offline': 1}}
+    assert shown['room'] == {
+        'mode': 'plain-http',
+        'browsers': {'learners': 2, 'secure': 1, 'isolated': 0, 'interrupt': 0, 'offline': 1},
+    }
     assert shown['students'][0]['browser'] == BROWSER  # Ada's row carries her browser
-    for bad in [b'not json', {'key': 'k'}, {'key': '', 'browser': BROWSER}, {'key': 'k', 'browser': {**BROWSER, 'secure': 'yes'}},
-                {'key': 'k' * 101, 'browser': BROWSER}, []]:
+    for bad in [
+        b'not json',
+        {'key': 'k'},
+        {'key': '', 'browser': BROWSER},
+        {'key': 'k', 'browser': {**BROWSER, 'secure': 'yes'}},
+        {'key': 'k' * 101, 'browser': BROWSER},
+        [],
+    ]:
         status, body = present(base, bad)
         assert status == 400 and json.loads(body)['error'], (bad, body)
     assert present(base, {'key': 'k', 'browser': BROWSER, 'pad': 'x' * 3000})[0] == 413

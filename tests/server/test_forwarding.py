@@ -2,6 +2,7 @@
 against a recording stub that scripts every answer an LRS may give (batches, headers, order, conflicts,
 refusals, credentials, outages, backoff), then against a real LRS, Ralph, across an outage and a kill -9 of
 the room's server in the middle of a batch: every statement arrives, none twice."""
+
 import base64
 import hashlib
 import hmac
@@ -31,7 +32,6 @@ from support.servers import RecordingLRS, in_a_thread, room_in_a_process, servin
 VERB = 'http://adlnet.gov/expapi/verbs/'
 AUTH = ('room', 'the right password')
 FAST = {'first': 0.02, 'cap': 0.1}  # backoff for the tests: the real one starts at 2 to 4 s
-
 
 
 @pytest.fixture
@@ -69,7 +69,9 @@ def rooms(tiny_site):
     opened = []
 
     def open_room(folder, url, user=AUTH[0], password=AUTH[1], **options):
-        room = Classroom(folder, forward=Target(url, user, password, 'the test'), **{'backoff': CountingBackoff(), **options})
+        room = Classroom(
+            folder, forward=Target(url, user, password, 'the test'), **{'backoff': CountingBackoff(), **options}
+        )
         server, base = serving(room=room, directory=tiny_site)
         opened.append((server, room))
         return base, room
@@ -81,14 +83,20 @@ def rooms(tiny_site):
 
 
 def statement(base, learner='key-ada', name='Ada', verb='failed', exercise='mul', timestamp=True):
-    made = {'id': str(uuid.uuid4()), 'actor': {'objectType': 'Agent', 'name': name, 'account': {'homePage': base, 'name': learner}},
-            'verb': {'id': VERB + verb, 'display': {'en-US': verb}},
-            'object': {'objectType': 'Activity', 'id': f"{base}course.html#exercise={exercise}"},
-            'result': {'success': verb == 'passed', 'response': 'a * b', 'extensions': {MESSAGE: 'b.grad is 0.0, expected 2.0'}}}
+    made = {
+        'id': str(uuid.uuid4()),
+        'actor': {'objectType': 'Agent', 'name': name, 'account': {'homePage': base, 'name': learner}},
+        'verb': {'id': VERB + verb, 'display': {'en-US': verb}},
+        'object': {'objectType': 'Activity', 'id': f"{base}course.html#exercise={exercise}"},
+        'result': {
+            'success': verb == 'passed',
+            'response': 'a * b',
+            'extensions': {MESSAGE: 'b.grad is 0.0, expected 2.0'},
+        },
+    }
     if timestamp:
         made['timestamp'] = time.strftime('%Y-%m-%dT%H:%M:%S.000Z', time.gmtime())
     return made
-
 
 
 def as_forwarded(made, token):
@@ -107,9 +115,11 @@ def post(base, body):
 
 def post_many(base, count, learners=5, **options):
     """`count` statements from several learners (each may send 100 in 10 s), posted 10 at a time: in order."""
-    sent = [statement(base, learner=f'key-{i % learners}', name=f'Learner {i % learners}', **options) for i in range(count)]
+    sent = [
+        statement(base, learner=f'key-{i % learners}', name=f'Learner {i % learners}', **options) for i in range(count)
+    ]
     for start in range(0, count, 10):
-        post(base, sent[start:start + 10])
+        post(base, sent[start : start + 10])
     return sent
 
 
@@ -138,13 +148,16 @@ def basic(user, password):
 
 # Against the recording stub.
 
+
 def test_every_statement_goes_once_in_order_in_batches_of_at_most_100_with_the_xapi_headers(rooms, lrs, tmp_path):
     is_open = threading.Event()
     lrs.answer = lambda batch: (200, [s['id'] for s in batch]) if is_open.is_set() else (503, {'detail': 'starting up'})
     base, room = rooms(tmp_path / 'room', lrs.url)
     sent = post_many(base, 250)
-    shown = eventually(lambda: (f := forwarding(base, room.token))['waiting'] == 250 and f['state'] == 'waiting' and f,
-                       'the LRS to answer 503')
+    shown = eventually(
+        lambda: (f := forwarding(base, room.token))['waiting'] == 250 and f['state'] == 'waiting' and f,
+        'the LRS to answer 503',
+    )
     assert shown['to'] == lrs.url and 'the LRS answered 503: starting up' in shown['last_error']
     is_open.set()
     shown = up_to_date(base, room)
@@ -153,15 +166,18 @@ def test_every_statement_goes_once_in_order_in_batches_of_at_most_100_with_the_x
     assert lrs.taken() == [s['id'] for s in sent], 'each statement once, in the order the room stored them'
     taken = [seen for seen in lrs.requests if seen['status'] == 200]
     assert [len(seen['statements']) for seen in taken] == [100, 100, 50]
-    assert [s for seen in taken for s in seen['statements']] == [as_forwarded(s, room.token) for s in sent], \
+    assert [s for seen in taken for s in seen['statements']] == [as_forwarded(s, room.token) for s in sent], (
         'forwarded as received, timestamp included, the learner key replaced'
+    )
     for seen in lrs.requests:
         assert seen['path'] == '/xAPI/statements'
         assert seen['headers']['X-Experience-API-Version'] == '1.0.3'
         assert seen['headers']['Content-Type'] == 'application/json'
         assert seen['headers']['Authorization'] == basic(*AUTH)
     with sqlite3.connect(room.path) as db:
-        assert db.execute('SELECT lrs, status, COUNT(*) FROM forwarded GROUP BY lrs, status').fetchall() == [(lrs.url, 200, 250)]
+        assert db.execute('SELECT lrs, status, COUNT(*) FROM forwarded GROUP BY lrs, status').fetchall() == [
+            (lrs.url, 200, 250)
+        ]
 
 
 def test_the_room_answers_learners_at_once_while_the_lrs_holds_its_request(rooms, lrs, tmp_path):
@@ -172,7 +188,12 @@ def test_the_room_answers_learners_at_once_while_the_lrs_holds_its_request(rooms
     later = post_many(base, 20)  # each post answered 200 while the LRS has not answered
     assert not lrs.release.is_set() and len(lrs.requests) == 1
     assert forwarding(base, room.token) | {'conflicts': None} == {
-        'state': 'sending', 'to': lrs.url, 'waiting': 21, 'conflicts': None, 'last_error': None}
+        'state': 'sending',
+        'to': lrs.url,
+        'waiting': 21,
+        'conflicts': None,
+        'last_error': None,
+    }
     lrs.release.set()
     up_to_date(base, room)
     assert lrs.taken() == [s['id'] for s in first + later]
@@ -180,8 +201,9 @@ def test_the_room_answers_learners_at_once_while_the_lrs_holds_its_request(rooms
 
 def refusing(ids, status, detail):
     """An LRS that refuses a whole batch when it holds one of `ids`, as Ralph does."""
-    return lambda batch: ((status, {'detail': detail}) if any(s['id'] in ids for s in batch)
-                          else (200, [s['id'] for s in batch]))
+    return lambda batch: (
+        (status, {'detail': detail}) if any(s['id'] in ids for s in batch) else (200, [s['id'] for s in batch])
+    )
 
 
 def test_a_conflict_is_set_aside_never_retried_and_the_rest_of_its_batch_delivered(rooms, lrs, tmp_path):
@@ -195,10 +217,22 @@ def test_a_conflict_is_set_aside_never_retried_and_the_rest_of_its_batch_deliver
     shown = up_to_date(base, room)
     assert lrs.taken() == [s['id'] for s in sent if s is not conflict]
     assert shown['waiting'] == 0
-    assert shown['conflicts'] == [{'id': conflict['id'], 'status': 409, 'error': detail, 'at': shown['conflicts'][0]['at'],
-                                   'name': 'Learner 1', 'exercise': 'mul'}]
+    assert shown['conflicts'] == [
+        {
+            'id': conflict['id'],
+            'status': 409,
+            'error': detail,
+            'at': shown['conflicts'][0]['at'],
+            'name': 'Learner 1',
+            'exercise': 'mul',
+        }
+    ]
+
     def tries():
-        return sum(any(s['id'] == conflict['id'] for s in seen['statements']) for seen in lrs.requests if seen['status'] != 503)
+        return sum(
+            any(s['id'] == conflict['id'] for s in seen['statements']) for seen in lrs.requests if seen['status'] != 503
+        )
+
     assert tries() == 4, 'split in halves until it is alone: 10, 5, 2, 1'
     more = post_many(base, 3)
     eventually(lambda: lrs.taken()[-3:] == [s['id'] for s in more], 'the next statements')
@@ -212,8 +246,12 @@ def test_only_what_the_room_checked_leaves_it_and_never_the_learner_key(rooms, l
     base, room = rooms(tmp_path / 'room', lrs.url)
     odd = statement(base)
     canonical_id = odd['id']
-    odd.update(id=f"urn:uuid:{canonical_id.upper()}", timestamp='yesterday', authority={'mbox': 'mailto:head@school'},
-               context={'platform': 'forged'})
+    odd.update(
+        id=f"urn:uuid:{canonical_id.upper()}",
+        timestamp='yesterday',
+        authority={'mbox': 'mailto:head@school'},
+        context={'platform': 'forged'},
+    )
     odd['object']['definition'] = {'name': {'en-US': 'Forged title'}}
     odd['result']['score'] = {'raw': 1, 'max': 2, 'scaled': 'lots'}
     post(base, odd)
@@ -221,8 +259,15 @@ def test_only_what_the_room_checked_leaves_it_and_never_the_learner_key(rooms, l
     (forwarded,) = lrs.requests[-1]['statements']
     with sqlite3.connect(tmp_path / 'room' / 'classroom.sqlite') as db:
         stored = db.execute('SELECT stored FROM statements').fetchone()[0]
-    assert forwarded == as_forwarded({**statement(base), 'id': canonical_id, 'timestamp': stored,
-                                      'result': {**odd['result'], 'score': {'raw': 1, 'max': 2}}}, room.token)
+    assert forwarded == as_forwarded(
+        {
+            **statement(base),
+            'id': canonical_id,
+            'timestamp': stored,
+            'result': {**odd['result'], 'score': {'raw': 1, 'max': 2}},
+        },
+        room.token,
+    )
     assert 'key-ada' not in json.dumps([seen['statements'] for seen in lrs.requests])
 
 
@@ -232,15 +277,22 @@ def test_an_lrs_that_refuses_every_statement_gets_them_again_and_sets_none_aside
     lrs.answer = lambda batch: (400, {'detail': 'The plain HTTP request was sent to HTTPS port'})
     base, room = rooms(tmp_path / 'room', lrs.url)
     sent = post_many(base, 6)
-    shown = eventually(lambda: 'refused every statement' in ((f := forwarding(base, room.token))['last_error'] or '') and f,
-                       'the refusal on the board')
+    shown = eventually(
+        lambda: 'refused every statement' in ((f := forwarding(base, room.token))['last_error'] or '') and f,
+        'the refusal on the board',
+    )
     assert (shown['state'], shown['waiting'], shown['conflicts']) == ('waiting', 6, [])
     # Mended between two passes, from the next whole batch on (mended in the middle of one: the next test).
     mended = []
 
     def from_the_next_whole_batch(batch):
         mended.append(any(mended) or len(batch) == 6)
-        return (200, [s['id'] for s in batch]) if mended[-1] else (400, {'detail': 'The plain HTTP request was sent to HTTPS port'})
+        return (
+            (200, [s['id'] for s in batch])
+            if mended[-1]
+            else (400, {'detail': 'The plain HTTP request was sent to HTTPS port'})
+        )
+
     lrs.answer = from_the_next_whole_batch
     up_to_date(base, room)
     assert lrs.taken() == [s['id'] for s in sent]
@@ -258,6 +310,7 @@ def test_an_lrs_that_begins_taking_statements_while_a_batch_is_split_sets_none_a
     def mended_after_three(batch):
         answers.append(len(batch))
         return (400, {'detail': 'too large'}) if len(answers) <= 3 else (200, [s['id'] for s in batch])
+
     lrs.answer = mended_after_three
     shown = up_to_date(base, room)
     assert shown['conflicts'] == []
@@ -292,9 +345,13 @@ def outage(kind, lrs):
                 return 200, [s['id'] for s in batch]
             # A redirect to where a GET answers 200 and a list, as a login page might: a client that follows it
             # would take that for the LRS's answer.
-            scripted = {'redirect': (302, None, {'Location': '/xAPI/statements'}), 'not xAPI': (200, {'welcome': 'to the school'})}
+            scripted = {
+                'redirect': (302, None, {'Location': '/xAPI/statements'}),
+                'not xAPI': (200, {'welcome': 'to the school'}),
+            }
             return scripted.get(kind, (kind, {'detail': 'busy'}))
         return 200, [s['id'] for s in batch]
+
     return answer
 
 
@@ -310,8 +367,12 @@ def test_an_lrs_that_is_away_or_busy_is_retried_with_backoff_and_nothing_is_drop
         sent = post_many(base, 30)
         shown = eventually(lambda: len(backoff.asked) >= 3 and forwarding(base, room.token), 'three failed attempts')
         assert shown['state'] == 'waiting' and shown['waiting'] == 30
-        expected = {'refused': 'no answer from', 'timeout': 'no answer from', 'redirect': 'answered 302',
-                    'not xAPI': 'not an xAPI list'}.get(kind, f'the LRS answered {kind}: busy')
+        expected = {
+            'refused': 'no answer from',
+            'timeout': 'no answer from',
+            'redirect': 'answered 302',
+            'not xAPI': 'not an xAPI list',
+        }.get(kind, f'the LRS answered {kind}: busy')
         assert expected in shown['last_error'], shown['last_error']
         if kind == 'refused':
             lrs.start()
@@ -329,6 +390,7 @@ def test_an_lrs_that_is_away_or_busy_is_retried_with_backoff_and_nothing_is_drop
 def test_the_backoff_starts_within_5_s_doubles_to_at_most_60_s_with_jitter():
     def waits(draw):
         return [Backoff(random=lambda: draw).delay(failures) for failures in range(1, 12)]
+
     longest, shortest = waits(1.0), waits(0.0)
     assert longest[0] <= 5 and max(longest) == 60
     assert longest[:5] == [4, 8, 16, 32, 60] and longest == sorted(longest)
@@ -339,11 +401,16 @@ def test_the_backoff_starts_within_5_s_doubles_to_at_most_60_s_with_jitter():
 
 @pytest.mark.parametrize('status', [401, 403])
 def test_refused_credentials_pause_forwarding_and_a_restart_with_the_right_file_resumes(rooms, lrs, tmp_path, status):
-    lrs.answer = lambda batch: ((200, [s['id'] for s in batch]) if lrs.requests[-1]['headers']['Authorization'] == basic(*AUTH)
-                                else (status, {'detail': 'Invalid authentication credentials'}))
+    lrs.answer = lambda batch: (
+        (200, [s['id'] for s in batch])
+        if lrs.requests[-1]['headers']['Authorization'] == basic(*AUTH)
+        else (status, {'detail': 'Invalid authentication credentials'})
+    )
     base, room = rooms(tmp_path / 'room', lrs.url, password='a wrong one')
     sent = post_many(base, 5)
-    shown = eventually(lambda: (f := forwarding(base, room.token))['state'] == 'refused' and f, 'the credentials refused')
+    shown = eventually(
+        lambda: (f := forwarding(base, room.token))['state'] == 'refused' and f, 'the credentials refused'
+    )
     assert 'refused the credentials from the test' in shown['last_error'] and str(status) in shown['last_error']
     assert 'wrong' not in json.dumps(shown)
     sent += post_many(base, 5)
@@ -357,8 +424,9 @@ def test_refused_credentials_pause_forwarding_and_a_restart_with_the_right_file_
     assert lrs.taken() == [s['id'] for s in sent]
 
 
-def test_an_answer_the_room_could_not_record_is_sent_again_and_a_failure_of_its_own_does_not_stop_it(rooms, lrs, tmp_path,
-                                                                                                      monkeypatch):
+def test_an_answer_the_room_could_not_record_is_sent_again_and_a_failure_of_its_own_does_not_stop_it(
+    rooms, lrs, tmp_path, monkeypatch
+):
     base, room = rooms(tmp_path / 'room', lrs.url)
     lrs.answer = lambda batch: (503, None)
     sent = post_many(base, 4)
@@ -370,6 +438,7 @@ def test_an_answer_the_room_could_not_record_is_sent_again_and_a_failure_of_its_
             failed.append(sql)
             raise sqlite3.OperationalError('database or disk is full')
         return write(sql, rows)
+
     monkeypatch.setattr(room, 'write', full_disk_once)
     lrs.answer = lambda batch: (200, [s['id'] for s in batch])
     eventually(lambda: 'could not record' in (forwarding(base, room.token)['last_error'] or ''), 'the mark to fail')
@@ -379,8 +448,10 @@ def test_an_answer_the_room_could_not_record_is_sent_again_and_a_failure_of_its_
     real_as_sent = forward.as_sent
     monkeypatch.setattr(forward, 'as_sent', lambda *args: 1 / 0)
     more = post_many(base, 2)
-    eventually(lambda: 'the forwarder failed: ZeroDivisionError' in (forwarding(base, room.token)['last_error'] or ''),
-               'the failure shown')
+    eventually(
+        lambda: 'the forwarder failed: ZeroDivisionError' in (forwarding(base, room.token)['last_error'] or ''),
+        'the failure shown',
+    )
     monkeypatch.setattr(forward, 'as_sent', real_as_sent)
     up_to_date(base, room)
     assert lrs.taken()[-2:] == [s['id'] for s in more]
@@ -402,10 +473,18 @@ def test_a_rooms_database_from_before_forwarding_opens_and_its_record_is_forward
     earlier = [statement(base, exercise=f'e{i}', timestamp=i != 1) for i in range(3)]
     with sqlite3.connect(folder / 'classroom.sqlite') as db:
         db.executescript(OLD_SCHEMA)
-        db.executemany('INSERT INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-                       [statements.row(s, '127.0.0.1:8000') for s in earlier])
+        db.executemany(
+            'INSERT INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            [statements.row(s, '127.0.0.1:8000') for s in earlier],
+        )
     plain = Classroom(folder)
-    assert plain.progress()['forwarding'] == {'state': 'off', 'to': None, 'waiting': 0, 'conflicts': [], 'last_error': None}
+    assert plain.progress()['forwarding'] == {
+        'state': 'off',
+        'to': None,
+        'waiting': 0,
+        'conflicts': [],
+        'last_error': None,
+    }
     assert sorted(plain.progress()['students'][0]['exercises']) == ['e0', 'e1', 'e2']
 
     _, room = rooms(folder, lrs.url)
@@ -414,19 +493,28 @@ def test_a_rooms_database_from_before_forwarding_opens_and_its_record_is_forward
     assert forwarded[0] == as_forwarded(earlier[0], room.token) and forwarded[2] == as_forwarded(earlier[2], room.token)
     with sqlite3.connect(folder / 'classroom.sqlite') as db:
         stored = db.execute('SELECT stored FROM statements WHERE id = ?', (earlier[1]['id'],)).fetchone()[0]
-    assert forwarded[1] == as_forwarded({**earlier[1], 'timestamp': stored}, room.token), \
+    assert forwarded[1] == as_forwarded({**earlier[1], 'timestamp': stored}, room.token), (
         'one without a timestamp gets the time the room stored it'
+    )
 
 
 # The command line.
 
+
 def serve_command(folder, port, *forward, env=None):
     """`backprop-playground serve --classroom folder ...` as installed (nothing built): (process, first lines)."""
-    code = ("import sys; from backprop_playground import cli, paths; paths.in_checkout = lambda: False; "
-            "cli.main(sys.argv[1:])")
-    process = subprocess.Popen([sys.executable, '-c', code, 'serve', '--port', str(port), '--classroom', str(folder), *forward],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env={**os.environ, 'PYTHONPATH': str(ROOT / 'py' / 'backprop-playground'), **(env or {})})
+    code = (
+        "import sys; from backprop_playground import cli, paths; paths.in_checkout = lambda: False; "
+        "cli.main(sys.argv[1:])"
+    )
+    process = subprocess.Popen(
+        [sys.executable, '-c', code, 'serve', '--port', str(port), '--classroom', str(folder), *forward],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, 'PYTHONPATH': str(ROOT / 'py' / 'backprop-playground'), **(env or {})},
+    )
     printed = []
     while not printed or not printed[-1].startswith(('forwarding:', 'backprop-playground:')):
         line = process.stdout.readline()
@@ -445,8 +533,10 @@ def test_serve_reads_the_credentials_from_a_file_or_the_environment_and_says_whe
     process, printed = serve_command(tmp_path / 'room', port, *forward, env=env)
     try:
         source = str(secret) if given == 'file' else AUTH_VARIABLE
-        assert printed[-1] == (f"forwarding: every statement also goes to the LRS at {lrs.url}statements (credentials from "
-                               f"{source}); the teacher's board shows what waits")
+        assert printed[-1] == (
+            f"forwarding: every statement also goes to the LRS at {lrs.url}statements (credentials from "
+            f"{source}); the teacher's board shows what waits"
+        )
         assert not any(AUTH[1] in line for line in printed)
         base = f"http://127.0.0.1:{port}/"
         sent = post_many(base, 3)
@@ -460,32 +550,58 @@ def test_serve_reads_the_credentials_from_a_file_or_the_environment_and_says_whe
         process.wait()
 
 
-@pytest.mark.parametrize('arguments, credentials, says', [
-    (['--forward', 'http://lrs.school:8100/xAPI/'], None, 'needs the LRS\'s user and password'),
-    (['--forward', 'http://room:secret-word@lrs.school/xAPI/', '--forward-auth', 'FILE'], 'room:secret-word', 'never in the address'),
-    (['--forward', 'ftp://lrs.school/xAPI/', '--forward-auth', 'FILE'], 'room:secret-word', "the LRS's xAPI address"),
-    (['--forward', 'http://lrs.school/xAPI/?x=1', '--forward-auth', 'FILE'], 'room:secret-word', 'no ?query'),
-    (['--forward', 'http://lrs.school/xAPI/', '--forward-auth', 'FILE'], 'secret-word', 'one line, user:password'),
-    (['--forward', 'http://lrs.school/xAPI/', '--forward-auth', 'MISSING'], None, 'could not be read'),
-    (['--forward-auth', 'FILE'], 'room:secret-word', 'goes with --forward'),
-    (['--forward', 'http://lrs.school/xAPI/', '--forward-auth', 'FILE', '--no-classroom'], 'room:secret-word', 'needs --classroom'),
-])
-def test_serve_refuses_forwarding_it_cannot_do_and_never_prints_the_password(tmp_path, monkeypatch, capsys, arguments,
-                                                                              credentials, says):
+@pytest.mark.parametrize(
+    'arguments, credentials, says',
+    [
+        (['--forward', 'http://lrs.school:8100/xAPI/'], None, 'needs the LRS\'s user and password'),
+        (
+            ['--forward', 'http://room:secret-word@lrs.school/xAPI/', '--forward-auth', 'FILE'],
+            'room:secret-word',
+            'never in the address',
+        ),
+        (
+            ['--forward', 'ftp://lrs.school/xAPI/', '--forward-auth', 'FILE'],
+            'room:secret-word',
+            "the LRS's xAPI address",
+        ),
+        (['--forward', 'http://lrs.school/xAPI/?x=1', '--forward-auth', 'FILE'], 'room:secret-word', 'no ?query'),
+        (['--forward', 'http://lrs.school/xAPI/', '--forward-auth', 'FILE'], 'secret-word', 'one line, user:password'),
+        (['--forward', 'http://lrs.school/xAPI/', '--forward-auth', 'MISSING'], None, 'could not be read'),
+        (['--forward-auth', 'FILE'], 'room:secret-word', 'goes with --forward'),
+        (
+            ['--forward', 'http://lrs.school/xAPI/', '--forward-auth', 'FILE', '--no-classroom'],
+            'room:secret-word',
+            'needs --classroom',
+        ),
+    ],
+)
+def test_serve_refuses_forwarding_it_cannot_do_and_never_prints_the_password(
+    tmp_path, monkeypatch, capsys, arguments, credentials, says
+):
     monkeypatch.setattr(paths, 'in_checkout', lambda: False)
     monkeypatch.delenv(AUTH_VARIABLE, raising=False)
     secret = tmp_path / 'lrs-credentials'
     if credentials:
         secret.write_text(credentials)
     classroom = [] if '--no-classroom' in arguments else ['--classroom', str(tmp_path / 'room')]
-    argv = ['serve', '--port', '0', *classroom, *[{'FILE': str(secret), 'MISSING': str(tmp_path / 'none')}.get(a, a)
-                                                  for a in arguments if a != '--no-classroom']]
+    argv = [
+        'serve',
+        '--port',
+        '0',
+        *classroom,
+        *[
+            {'FILE': str(secret), 'MISSING': str(tmp_path / 'none')}.get(a, a)
+            for a in arguments
+            if a != '--no-classroom'
+        ],
+    ]
     with pytest.raises(SystemExit) as exited:
         cli.main(argv)
     assert says in str(exited.value.code) and 'secret-word' not in str(exited.value.code) + capsys.readouterr().out
 
 
 # Against Ralph, a real LRS.
+
 
 @pytest.fixture(scope='module')
 def ralph_python():
@@ -517,8 +633,9 @@ def test_ralph_answers_as_the_forwarder_expects(ralph):
     assert ralph.post([{'id': str(uuid.uuid4())}], right)[0] == 422
     assert ralph.post([new])[0] == 401 and ralph.post([new], ralph.authorization(password='wrong'))[0] == 401
     untimed = statement(base, timestamp=False)
-    assert ralph.post([untimed], right)[0] == 200 and ralph.post([untimed], right)[0] == 409, \
+    assert ralph.post([untimed], right)[0] == 200 and ralph.post([untimed], right)[0] == 409, (
         'without a timestamp, a resend differs (Ralph sets its own)'
+    )
 
 
 class Relay:
@@ -538,8 +655,12 @@ class Relay:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers['Content-Length']))
                 ids = [s['id'] for s in json.loads(body)]
-                headers = {name: self.headers[name] for name in ('Authorization', 'Content-Type', 'X-Experience-API-Version')}
-                request = urllib.request.Request(relay.ralph.url + 'statements', data=body, headers=headers, method='POST')
+                headers = {
+                    name: self.headers[name] for name in ('Authorization', 'Content-Type', 'X-Experience-API-Version')
+                }
+                request = urllib.request.Request(
+                    relay.ralph.url + 'statements', data=body, headers=headers, method='POST'
+                )
                 try:
                     with urllib.request.urlopen(request, timeout=30) as response:
                         status, answer = response.status, response.read()
@@ -569,7 +690,6 @@ class Relay:
         stop(self.server)
 
 
-
 def kill(process):
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
@@ -589,8 +709,10 @@ def test_every_statement_reaches_ralph_once_across_an_outage_and_a_kill_9_in_the
         during = post_many(base, 10) + post_many(base, 10, timestamp=False)  # each answered 200 at once
         eventually(lambda: 'answered 502' in (forwarding(base, token)['last_error'] or ''), 'the proxy to answer 502')
         relay.stop()
-        shown = eventually(lambda: 'no answer from' in ((f := forwarding(base, token))['last_error'] or '') and f,
-                           'the LRS to be unreachable')
+        shown = eventually(
+            lambda: 'no answer from' in ((f := forwarding(base, token))['last_error'] or '') and f,
+            'the LRS to be unreachable',
+        )
         assert (shown['state'], shown['waiting']) == ('waiting', 20)
 
         ralph.start()  # the same port and folder
@@ -606,7 +728,9 @@ def test_every_statement_reaches_ralph_once_across_an_outage_and_a_kill_9_in_the
         process, base = room_in_a_process(folder, port, forward=(relay.url, USER, PASSWORD))
         eventually(lambda: forwarding(base, token)['state'] == 'up-to-date', 'the held batch sent again')
         after = post_many(base, 15)
-        shown = eventually(lambda: (f := forwarding(base, token))['state'] == 'up-to-date' and f, 'everything forwarded')
+        shown = eventually(
+            lambda: (f := forwarding(base, token))['state'] == 'up-to-date' and f, 'everything forwarded'
+        )
         assert (shown['waiting'], shown['conflicts']) == (0, [])
         assert ([s['id'] for s in during], 204) in relay.answers, 'the resent batch: Ralph has it, the same'
     finally:
@@ -618,9 +742,14 @@ def test_every_statement_reaches_ralph_once_across_an_outage_and_a_kill_9_in_the
     assert len(ralph.statements()) == len(everything) == 55, 'none twice'
     assert set(held) == {s['id'] for s in everything}, 'none lost'
     for one in everything:
-        assert held[one['id']]['result'] == one['result'] and held[one['id']]['actor'] == as_forwarded(one, token)['actor']
+        assert (
+            held[one['id']]['result'] == one['result'] and held[one['id']]['actor'] == as_forwarded(one, token)['actor']
+        )
     with sqlite3.connect(folder / 'classroom.sqlite') as db:
-        assert db.execute('SELECT status, COUNT(*) FROM forwarded GROUP BY status ORDER BY status').fetchall() == [(200, 35), (204, 20)]
+        assert db.execute('SELECT status, COUNT(*) FROM forwarded GROUP BY status ORDER BY status').fetchall() == [
+            (200, 35),
+            (204, 20),
+        ]
 
 
 def test_a_conflict_with_ralph_is_set_aside_and_the_rest_of_the_batch_arrives(ralph, rooms, tmp_path):

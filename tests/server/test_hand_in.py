@@ -2,6 +2,7 @@
 is handed out and nothing else of the room's folder, hand-ins in nbgrader's layout, two learners of one
 name, refusals with nothing written, a refused body's answer that reaches the client, feedback for its
 learner alone, the board's zip, and kill -9 during hand-ins."""
+
 import hashlib
 import http.client
 import io
@@ -31,8 +32,9 @@ SECRET = 'the solution: 42'
 
 
 def notebook(answer='x = 1'):
-    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell('# ps1', id='intro'),
-                                           nbformat.v4.new_code_cell(answer, id='answer')])
+    return nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell('# ps1', id='intro'), nbformat.v4.new_code_cell(answer, id='answer')]
+    )
 
 
 def course(folder):
@@ -54,9 +56,12 @@ def course(folder):
 
 def teachers_files(folder):
     """What the teacher made in the room's folder, by content: what the room must never change."""
-    return {path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in sorted(folder.rglob('*')) if path.is_file() and path.relative_to(folder).parts[0] in
-            ('source', 'release', 'nbgrader_config.py', 'gradebook.db')}
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob('*'))
+        if path.is_file()
+        and path.relative_to(folder).parts[0] in ('source', 'release', 'nbgrader_config.py', 'gradebook.db')
+    }
 
 
 @pytest.fixture
@@ -69,8 +74,14 @@ def room(tmp_path, tiny_site):
 
 
 def hand_in(base, key='key-ana', name='Ana', assignment='ps1', file='ps1.ipynb', nb=None, **extra):
-    body = {'key': key, 'name': name, 'assignment': assignment, 'file': file,
-            'notebook': notebook() if nb is None else nb, **extra}
+    body = {
+        'key': key,
+        'name': name,
+        'assignment': assignment,
+        'file': file,
+        'notebook': notebook() if nb is None else nb,
+        **extra,
+    }
     return call(base + 'classroom/hand-in', body, {'Content-Type': 'application/json'})
 
 
@@ -78,23 +89,39 @@ def test_what_is_in_release_is_handed_out_and_nothing_else_of_the_folder(room):
     base, kept = room
     status, text = call(base + 'classroom/handouts')
     assert status == 200
-    assert json.loads(text)['handouts'] == [{'assignment': 'lesson 1', 'files': ['intro.md']},
-                                            {'assignment': 'ps1', 'files': ['data.csv', 'ps1.ipynb']}]
+    assert json.loads(text)['handouts'] == [
+        {'assignment': 'lesson 1', 'files': ['intro.md']},
+        {'assignment': 'ps1', 'files': ['data.csv', 'ps1.ipynb']},
+    ]
     assert json.loads(text)['mine'] == {'student': None, 'handed_in': {}, 'feedback': {}}
     status, body = raw_get(base, '/classroom/release/ps1/ps1.ipynb')
     assert status == 200 and ''.join(json.loads(body)['cells'][1]['source']) == '# your answer here'
     assert raw_get(base, '/classroom/release/lesson%201/intro.md') == (200, b'# Intro\n\n```python\nprint(1)\n```\n')
     assert raw_get(base, '/classroom/release/ps1/data.csv')[0] == 200
-    kept.coursework.hand_in(json.dumps({'key': 'k', 'name': 'Ana', 'assignment': 'ps1', 'file': 'ps1.ipynb',
-                                        'notebook': notebook(SECRET)}))
-    for target in ['/classroom/release/../source/ps1/ps1.ipynb', '/classroom/release/ps1/../../source/ps1/ps1.ipynb',
-                   '/classroom/release/%2e%2e/source/ps1/ps1.ipynb', '/classroom/release/ps1/..%2f..%2fnbgrader_config.py',
-                   '/classroom/release/ps1/%2e%2e%2f%2e%2e%2fgradebook.db', '/classroom/release/ps1/.ipynb_checkpoints/ps1-checkpoint.ipynb',
-                   '/classroom/release/ps1%00/ps1.ipynb', '/classroom/release/ps1/', '/classroom/release/',
-                   '/classroom/release/..%5csource%5cps1%5cps1.ipynb', '/classroom/teacher-token', '/classroom/classroom.sqlite',
-                   '/classroom/release/ps1/../../teacher-token', '/classroom/release/ps1/../../submitted/ana/ps1/ps1.ipynb',
-                   '/source/ps1/ps1.ipynb', '/teacher-token', '/classroom/submitted/ana/ps1/ps1.ipynb',
-                   '/classroom/release//etc/passwd', '/classroom/release/ps1/%2fetc%2fpasswd']:
+    kept.coursework.hand_in(
+        json.dumps({'key': 'k', 'name': 'Ana', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': notebook(SECRET)})
+    )
+    for target in [
+        '/classroom/release/../source/ps1/ps1.ipynb',
+        '/classroom/release/ps1/../../source/ps1/ps1.ipynb',
+        '/classroom/release/%2e%2e/source/ps1/ps1.ipynb',
+        '/classroom/release/ps1/..%2f..%2fnbgrader_config.py',
+        '/classroom/release/ps1/%2e%2e%2f%2e%2e%2fgradebook.db',
+        '/classroom/release/ps1/.ipynb_checkpoints/ps1-checkpoint.ipynb',
+        '/classroom/release/ps1%00/ps1.ipynb',
+        '/classroom/release/ps1/',
+        '/classroom/release/',
+        '/classroom/release/..%5csource%5cps1%5cps1.ipynb',
+        '/classroom/teacher-token',
+        '/classroom/classroom.sqlite',
+        '/classroom/release/ps1/../../teacher-token',
+        '/classroom/release/ps1/../../submitted/ana/ps1/ps1.ipynb',
+        '/source/ps1/ps1.ipynb',
+        '/teacher-token',
+        '/classroom/submitted/ana/ps1/ps1.ipynb',
+        '/classroom/release//etc/passwd',
+        '/classroom/release/ps1/%2fetc%2fpasswd',
+    ]:
         status, body = raw_get(base, target)
         assert status in (400, 404), target
         assert SECRET.encode() not in body and kept.token.encode() not in body, target
@@ -112,8 +139,13 @@ def test_a_hand_in_lands_in_nbgraders_layout_with_its_timestamp_and_students_csv
     nbformat.validate(saved)
     assert saved.cells[1].source == 'x = 42' and saved.cells[1].id == 'answer'
     # nbgrader's own reader of timestamp.txt takes it.
-    assert parse_utc((folder / 'timestamp.txt').read_text()).isoformat(timespec='seconds') == answer['at'].replace('+00:00', '')
-    assert (kept.folder / 'students.csv').read_text().splitlines() == ['id,first_name,last_name,email', 'zoe_ng,Zoë,Ng,']
+    assert parse_utc((folder / 'timestamp.txt').read_text()).isoformat(timespec='seconds') == answer['at'].replace(
+        '+00:00', ''
+    )
+    assert (kept.folder / 'students.csv').read_text().splitlines() == [
+        'id,first_name,last_name,email',
+        'zoe_ng,Zoë,Ng,',
+    ]
     # A Markdown lesson is handed in as the notebook Download .ipynb makes of it.
     assert hand_in(base, name='Zoë Ng', assignment='lesson 1', file='intro.md')[0] == 200
     assert (kept.folder / 'submitted' / 'zoe_ng' / 'lesson 1' / 'intro.ipynb').is_file()
@@ -156,45 +188,112 @@ def test_bad_hand_ins_are_refused_with_a_message_and_nothing_is_written(room):
         ('a list', [], 400),
         ('no key', {'name': 'Ana', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': notebook()}, 400),
         ('no name', {'key': 'k', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': notebook()}, 400),
-        ('nbformat 3', {**json.loads(json.dumps({'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb'})),
-                        'notebook': {**bad, 'nbformat': 3}}, 400),
-        ('cells not a list', {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': {**bad, 'cells': {}}}, 400),
-        ('a cell of no type', {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb',
-                               'notebook': {**bad, 'cells': [{'cell_type': 'script', 'source': 'x'}]}}, 400),
-        ('a notebook that is text', {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': 'x = 1'}, 400),
-        ('an assignment not handed out', {'key': 'k', 'name': 'A', 'assignment': 'ps2', 'file': 'ps1.ipynb', 'notebook': notebook()}, 400),
-        ('a file not handed out', {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps9.ipynb', 'notebook': notebook()}, 400),
-        ('a data file', {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'data.csv', 'notebook': notebook()}, 400),
+        (
+            'nbformat 3',
+            {
+                **json.loads(json.dumps({'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb'})),
+                'notebook': {**bad, 'nbformat': 3},
+            },
+            400,
+        ),
+        (
+            'cells not a list',
+            {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': {**bad, 'cells': {}}},
+            400,
+        ),
+        (
+            'a cell of no type',
+            {
+                'key': 'k',
+                'name': 'A',
+                'assignment': 'ps1',
+                'file': 'ps1.ipynb',
+                'notebook': {**bad, 'cells': [{'cell_type': 'script', 'source': 'x'}]},
+            },
+            400,
+        ),
+        (
+            'a notebook that is text',
+            {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': 'x = 1'},
+            400,
+        ),
+        (
+            'an assignment not handed out',
+            {'key': 'k', 'name': 'A', 'assignment': 'ps2', 'file': 'ps1.ipynb', 'notebook': notebook()},
+            400,
+        ),
+        (
+            'a file not handed out',
+            {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps9.ipynb', 'notebook': notebook()},
+            400,
+        ),
+        (
+            'a data file',
+            {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'data.csv', 'notebook': notebook()},
+            400,
+        ),
         ('JSON nested past any notebook', b'[' * 200_000, 400),
     ]
     # What nbformat's schema refuses (nbformat.validate would say so too): the room refuses it first.
-    for what, change in [('a markdown cell with outputs', lambda nb: nb['cells'][0].update(outputs=[], execution_count=None)),
-                         ('a code cell without outputs', lambda nb: nb['cells'][1].pop('outputs')),
-                         ('an output of no type', lambda nb: nb['cells'][1].update(outputs=[{'text': 'x'}])),
-                         ('a cell id with a space', lambda nb: nb['cells'][1].update(id='my cell')),
-                         ('a notebook with more', lambda nb: nb.update(worksheets=[])),
-                         ('a stream with no name or text', lambda nb: nb['cells'][1].update(outputs=[{'output_type': 'stream'}])),
-                         ('a stream whose text is a number', lambda nb: nb['cells'][1].update(
-                             outputs=[{'output_type': 'stream', 'name': 'stdout', 'text': 5}])),
-                         ('a display without metadata', lambda nb: nb['cells'][1].update(
-                             outputs=[{'output_type': 'display_data', 'data': {'text/plain': 'x'}}])),
-                         ('a result counted as text', lambda nb: nb['cells'][1].update(outputs=[
-                             {'output_type': 'execute_result', 'data': {}, 'metadata': {}, 'execution_count': '1'}])),
-                         ('data that is a number', lambda nb: nb['cells'][1].update(outputs=[
-                             {'output_type': 'display_data', 'data': {'text/plain': 1}, 'metadata': {}}])),
-                         ('an error whose traceback is text', lambda nb: nb['cells'][1].update(outputs=[
-                             {'output_type': 'error', 'ename': 'E', 'evalue': '', 'traceback': 'x'}])),
-                         ('a kernelspec that is a number', lambda nb: nb['metadata'].update(kernelspec=5)),
-                         ('a language with no name', lambda nb: nb['metadata'].update(language_info={'version': '3'})),
-                         ('an attachment that is text', lambda nb: nb['cells'][0].update(attachments={'a.png': 'x'}))]:
+    for what, change in [
+        ('a markdown cell with outputs', lambda nb: nb['cells'][0].update(outputs=[], execution_count=None)),
+        ('a code cell without outputs', lambda nb: nb['cells'][1].pop('outputs')),
+        ('an output of no type', lambda nb: nb['cells'][1].update(outputs=[{'text': 'x'}])),
+        ('a cell id with a space', lambda nb: nb['cells'][1].update(id='my cell')),
+        ('a notebook with more', lambda nb: nb.update(worksheets=[])),
+        ('a stream with no name or text', lambda nb: nb['cells'][1].update(outputs=[{'output_type': 'stream'}])),
+        (
+            'a stream whose text is a number',
+            lambda nb: nb['cells'][1].update(outputs=[{'output_type': 'stream', 'name': 'stdout', 'text': 5}]),
+        ),
+        (
+            'a display without metadata',
+            lambda nb: nb['cells'][1].update(outputs=[{'output_type': 'display_data', 'data': {'text/plain': 'x'}}]),
+        ),
+        (
+            'a result counted as text',
+            lambda nb: nb['cells'][1].update(
+                outputs=[{'output_type': 'execute_result', 'data': {}, 'metadata': {}, 'execution_count': '1'}]
+            ),
+        ),
+        (
+            'data that is a number',
+            lambda nb: nb['cells'][1].update(
+                outputs=[{'output_type': 'display_data', 'data': {'text/plain': 1}, 'metadata': {}}]
+            ),
+        ),
+        (
+            'an error whose traceback is text',
+            lambda nb: nb['cells'][1].update(
+                outputs=[{'output_type': 'error', 'ename': 'E', 'evalue': '', 'traceback': 'x'}]
+            ),
+        ),
+        ('a kernelspec that is a number', lambda nb: nb['metadata'].update(kernelspec=5)),
+        ('a language with no name', lambda nb: nb['metadata'].update(language_info={'version': '3'})),
+        ('an attachment that is text', lambda nb: nb['cells'][0].update(attachments={'a.png': 'x'})),
+    ]:
         wrong = json.loads(nbformat.writes(notebook()))
         change(wrong)
         with pytest.raises(nbformat.ValidationError):
             nbformat.validate(wrong)
-        cases.append((what, {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': wrong}, 400))
+        cases.append(
+            (what, {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': 'ps1.ipynb', 'notebook': wrong}, 400)
+        )
     for name in ['../source', 'ps1/../ps1', '..', 'ps1\\x', 'ps1\x00', '/ps1', '.']:
-        cases.append((f'assignment {name!r}', {'key': 'k', 'name': 'A', 'assignment': name, 'file': 'ps1.ipynb', 'notebook': notebook()}, 400))
-        cases.append((f'file {name!r}', {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': name, 'notebook': notebook()}, 400))
+        cases.append(
+            (
+                f'assignment {name!r}',
+                {'key': 'k', 'name': 'A', 'assignment': name, 'file': 'ps1.ipynb', 'notebook': notebook()},
+                400,
+            )
+        )
+        cases.append(
+            (
+                f'file {name!r}',
+                {'key': 'k', 'name': 'A', 'assignment': 'ps1', 'file': name, 'notebook': notebook()},
+                400,
+            )
+        )
     for what, body, expected in cases:
         status, text = call(base + 'classroom/hand-in', body, {'Content-Type': 'application/json'})
         assert status == expected, (what, text)
@@ -211,14 +310,19 @@ def test_a_notebook_with_every_kind_of_output_is_taken_as_nbformat_takes_it(room
     rich.cells[0]['attachments'] = {'a.png': {'image/png': 'iVBORw0KGgo='}}
     rich.cells[1].outputs = [
         nbformat.v4.new_output('stream', name='stdout', text=['a\n', 'b\n']),
-        nbformat.v4.new_output('display_data', data={'image/svg+xml': '<svg/>', 'application/vnd.custom+json': {'n': 1}}),
+        nbformat.v4.new_output(
+            'display_data', data={'image/svg+xml': '<svg/>', 'application/vnd.custom+json': {'n': 1}}
+        ),
         nbformat.v4.new_output('execute_result', data={'text/plain': '3'}, execution_count=1),
         nbformat.v4.new_output('error', ename='ValueError', evalue='no', traceback=['Traceback', 'ValueError: no']),
     ]
     nbformat.validate(rich)
     status, text = hand_in(base, key='key-rich', name='Rich', nb=rich)
     assert status == 200, text
-    assert json.loads((kept.folder / 'submitted' / 'rich' / 'ps1' / 'ps1.ipynb').read_text())['cells'][1]['outputs'] == rich.cells[1].outputs
+    assert (
+        json.loads((kept.folder / 'submitted' / 'rich' / 'ps1' / 'ps1.ipynb').read_text())['cells'][1]['outputs']
+        == rich.cells[1].outputs
+    )
 
 
 def test_a_learner_is_never_given_an_id_the_folder_already_uses_and_students_csv_catches_up(room):
@@ -229,7 +333,9 @@ def test_a_learner_is_never_given_an_id_the_folder_already_uses_and_students_csv
     (kept.folder / 'feedback' / 'ana' / 'ps1' / 'ps1.html').write_text("<p>the old Ana's grade</p>")
     (kept.folder / 'autograded' / 'ana_2').mkdir(parents=True)
     assert json.loads(hand_in(base, key='key-new', name='Ana')[1])['student'] == 'ana_3'
-    assert json.loads(call(base + 'classroom/handouts', headers={'X-Learner-Key': 'key-new'})[1])['mine']['feedback'] == {}
+    assert (
+        json.loads(call(base + 'classroom/handouts', headers={'X-Learner-Key': 'key-new'})[1])['mine']['feedback'] == {}
+    )
     (kept.folder / 'students.csv').write_text('id,first_name,last_name,email\n')
     assert hand_in(base, key='key-new', name='Ana', nb=notebook('again = 1'))[0] == 200
     assert (kept.folder / 'students.csv').read_text().splitlines()[1:] == ['ana_3,Ana,,']
@@ -272,13 +378,23 @@ def test_more_than_10_hand_ins_a_minute_from_one_learner_are_refused(room):
 
 def statement(base, learner, name):
     """A checked result, as a page sends it (classroom.js)."""
-    return [{'id': str(uuid.uuid4()), 'actor': {'objectType': 'Agent', 'name': name, 'account': {'homePage': base, 'name': learner}},
-             'verb': {'id': 'http://adlnet.gov/expapi/verbs/passed'}, 'object': {'id': f"{base}course.html#exercise=mul"},
-             'result': {'success': True, 'response': 'a * b'}}]
+    return [
+        {
+            'id': str(uuid.uuid4()),
+            'actor': {'objectType': 'Agent', 'name': name, 'account': {'homePage': base, 'name': learner}},
+            'verb': {'id': 'http://adlnet.gov/expapi/verbs/passed'},
+            'object': {'id': f"{base}course.html#exercise=mul"},
+            'result': {'success': True, 'response': 'a * b'},
+        }
+    ]
 
 
 def post_statements(base, statements):
-    return call(base + 'classroom/xapi/statements', statements, {'Content-Type': 'application/json', 'X-Experience-API-Version': '1.0.3'})
+    return call(
+        base + 'classroom/xapi/statements',
+        statements,
+        {'Content-Type': 'application/json', 'X-Experience-API-Version': '1.0.3'},
+    )
 
 
 def feedback_of(base, assignment, name, key):
@@ -322,11 +438,14 @@ def test_the_board_shows_hand_ins_and_zips_an_assignment_in_nbgraders_layout(roo
         assert response.headers['Content-Type'] == 'application/zip'
         assert 'ps1.zip' in response.headers['Content-Disposition']
         archive = zipfile.ZipFile(io.BytesIO(response.read()))
-    assert sorted(archive.namelist()) == ['submitted/ana/ps1/ps1.ipynb', 'submitted/ana/ps1/timestamp.txt',
-                                          'submitted/bo/ps1/ps1.ipynb', 'submitted/bo/ps1/timestamp.txt']
+    assert sorted(archive.namelist()) == [
+        'submitted/ana/ps1/ps1.ipynb',
+        'submitted/ana/ps1/timestamp.txt',
+        'submitted/bo/ps1/ps1.ipynb',
+        'submitted/bo/ps1/timestamp.txt',
+    ]
     assert json.loads(archive.read('submitted/bo/ps1/ps1.ipynb'))['cells'][1]['source'] == 'b = 2'
     assert call(base + 'classroom/hand-ins/..%2fsource.zip', headers=auth)[0] == 404
-
 
 
 def hand_ins_until_killed(folder, port, site, learners=8, megabytes=1):
@@ -365,7 +484,9 @@ def hand_ins_until_killed(folder, port, site, learners=8, megabytes=1):
     return acknowledged
 
 
-def test_kill_9_during_hand_ins_leaves_every_acknowledged_one_whole_and_no_partial_file_for_nbgrader(tmp_path, tiny_site):
+def test_kill_9_during_hand_ins_leaves_every_acknowledged_one_whole_and_no_partial_file_for_nbgrader(
+    tmp_path, tiny_site
+):
     folder, port = course(tmp_path / 'room'), free_port()
     before = teachers_files(folder)
     submitted = folder / 'submitted'
@@ -411,8 +532,13 @@ def test_serve_on_a_course_folder_prints_the_learners_page_and_leaves_the_teache
     folder = course(tmp_path / 'room')
     before = teachers_files(folder)
     for _ in range(2):  # a start, then a restart on the same folder
-        process = subprocess.Popen([sys.executable, 'build.py', 'serve', '--port', '0', '--classroom', str(folder)],
-                                   cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        process = subprocess.Popen(
+            [sys.executable, 'build.py', 'serve', '--port', '0', '--classroom', str(folder)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         printed = []
         try:
             for line in process.stdout:
@@ -436,7 +562,12 @@ def test_serve_on_a_course_folder_prints_the_learners_page_and_leaves_the_teache
 
 def test_a_room_folder_inside_the_served_site_is_refused_before_anything_is_built_or_served(tmp_path):
     """There its token, record and hand-ins would be files anyone could fetch, and the next build deletes them."""
-    ended = subprocess.run([sys.executable, 'build.py', 'serve', '--classroom', 'dist/the-room'], cwd=ROOT,
-                           capture_output=True, text=True, timeout=60)
+    ended = subprocess.run(
+        [sys.executable, 'build.py', 'serve', '--classroom', 'dist/the-room'],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert ended.returncode == 2 and 'is inside the site it serves' in ended.stderr
     assert not (ROOT / 'dist' / 'the-room').exists()

@@ -1,5 +1,6 @@
 """The site's server (backprop_playground.server) without a browser or a site build, over a small folder
 compressed as the build compresses dist/: headers, encodings, validators, proxies' requests."""
+
 import gzip
 import json
 import os
@@ -21,7 +22,9 @@ WASM = bytes(range(256)) * 2000  # 512 KB that compress as a runtime's wasm does
 def served(tmp_path_factory):
     """(folder, URL at 127.0.0.1, URL of the same server without isolation)."""
     folder = tmp_path_factory.mktemp('served')
-    (folder / 'index.html').write_text('<!doctype html><meta charset="utf-8"><title>served</title>' + '<p>text</p>' * 500)
+    (folder / 'index.html').write_text(
+        '<!doctype html><meta charset="utf-8"><title>served</title>' + '<p>text</p>' * 500
+    )
     (folder / 'notebook.html').write_text('<!doctype html><meta charset="utf-8"><title>notebook</title>')
     (folder / 'embed.js').write_text('export const x = 1;\n' * 2000)
     (folder / 'build.json').write_text(json.dumps({'wheels': []}))
@@ -131,7 +134,10 @@ def test_compress_remakes_only_what_is_missing_or_older_than_its_file(tmp_path):
     assert gzip.decompress((tmp_path / 'changed.js.gz').read_bytes()) == b'after'
     assert unbrotli((tmp_path / 'changed.js.br').read_bytes()) == b'after'
     assert unbrotli((tmp_path / 'kept.js.br').read_bytes()) == b'kept'
-    assert [(tmp_path / name).stat().st_mtime_ns for name in ['kept.js.br', 'kept.js.gz']] == [made['kept.js.br'], made['kept.js.gz']]
+    assert [(tmp_path / name).stat().st_mtime_ns for name in ['kept.js.br', 'kept.js.gz']] == [
+        made['kept.js.br'],
+        made['kept.js.gz'],
+    ]
 
 
 def test_serve_allows_pages_of_other_sites_to_use_the_files_and_read_their_encoding(served):
@@ -164,14 +170,18 @@ def test_an_absolute_form_target_never_makes_an_open_redirect(served):
     """The standard library turns a path's leading // into / for that reason (gh-87389); so must this."""
     _, url, _ = served
     head, _ = raw(url, "GET http://classroom.lan//evil.example/pyodide HTTP/1.0\r\nHost: classroom.lan\r\n\r\n")
-    location = next((line.split(':', 1)[1].strip() for line in head.split('\r\n') if line.lower().startswith('location:')), '')
+    location = next(
+        (line.split(':', 1)[1].strip() for line in head.split('\r\n') if line.lower().startswith('location:')), ''
+    )
     assert not location.startswith('//'), head
 
 
 # The policies as every earlier build wrote them (checked against build.py at c53ff7f, before the Python side
 # was laid out anew): a page's <meta>, the server's header and the service worker's all come from these.
-POLICY = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
-          "img-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'self'; form-action 'none'; object-src 'none'")
+POLICY = (
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'self'; form-action 'none'; object-src 'none'"
+)
 
 
 def test_the_policies_are_byte_for_byte_what_they_were():

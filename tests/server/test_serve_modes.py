@@ -1,6 +1,7 @@
 """`build.py serve` in the room's three modes (docs/classroom.md, "Classroom"): plain HTTP on the room's network,
 plain HTTP to managed devices, and HTTPS with a certificate from the school's (here a throwaway) authority.
 The command is run as a teacher runs it, and what it prints is what the teacher reads."""
+
 import json
 import ssl
 import subprocess
@@ -17,8 +18,13 @@ pytestmark = pytest.mark.usefixtures('site')
 
 def serve(*args, lines_until='teacher:'):
     """Starts `build.py serve ARGS` on a free port; returns (process, what it printed up to the teacher's line)."""
-    process = subprocess.Popen([sys.executable, 'build.py', 'serve', '--port', '0', *args], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, 'build.py', 'serve', '--port', '0', *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     printed = []
     for line in process.stdout:
         printed.append(line)
@@ -33,10 +39,13 @@ def address(printed, scheme):
     return line.split(' at ')[1].split(' ')[0].replace(f'{scheme}://', '').rstrip('/').rsplit(':', 1)[1]
 
 
-@pytest.mark.parametrize('flags, says', [
-    ([], 'room network: plain HTTP: browsers treat a LAN address as not secure'),
-    (['--managed'], 'room network: plain HTTP to managed devices whose policy treats http://'),
-])
+@pytest.mark.parametrize(
+    'flags, says',
+    [
+        ([], 'room network: plain HTTP: browsers treat a LAN address as not secure'),
+        (['--managed'], 'room network: plain HTTP to managed devices whose policy treats http://'),
+    ],
+)
 def test_serve_on_the_rooms_network_says_what_browsers_do_there_and_the_policy(tmp_path, flags, says):
     process, printed = serve('--host', '0.0.0.0', '--classroom', str(tmp_path / 'room'), *flags)
     try:
@@ -74,7 +83,9 @@ def test_serve_with_tls_speaks_https_to_devices_that_trust_the_authority(tmp_pat
         port = address(printed, 'https')
         trusting = ssl.create_default_context()
         authority.configure_trust(trusting)
-        with urllib.request.urlopen(f"https://127.0.0.1:{port}/classroom/config.json", context=trusting, timeout=10) as response:
+        with urllib.request.urlopen(
+            f"https://127.0.0.1:{port}/classroom/config.json", context=trusting, timeout=10
+        ) as response:
             assert json.load(response)['mode'] == 'https'
         with urllib.request.urlopen(f"https://127.0.0.1:{port}/", context=trusting, timeout=10) as response:
             assert response.headers['Cross-Origin-Opener-Policy'] == 'same-origin'
@@ -85,12 +96,20 @@ def test_serve_with_tls_speaks_https_to_devices_that_trust_the_authority(tmp_pat
         process.wait()
 
 
-@pytest.mark.parametrize('args, says', [
-    (['--tls', 'missing.pem', 'missing.key'], '--tls: missing.pem is not a file'),
-    (['--tls', 'build.py', 'build.py'], '--tls: the certificate and key could not be used'),
-    (['--tls', 'build.py', 'build.py', '--managed'], '--managed is for plain HTTP'),
-])
+@pytest.mark.parametrize(
+    'args, says',
+    [
+        (['--tls', 'missing.pem', 'missing.key'], '--tls: missing.pem is not a file'),
+        (['--tls', 'build.py', 'build.py'], '--tls: the certificate and key could not be used'),
+        (['--tls', 'build.py', 'build.py', '--managed'], '--managed is for plain HTTP'),
+    ],
+)
 def test_serve_refuses_a_bad_tls_setup_with_a_message(args, says):
-    result = subprocess.run([sys.executable, 'build.py', 'serve', '--port', '0', *args], cwd=ROOT,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, 'build.py', 'serve', '--port', '0', *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode != 0 and says in result.stdout + result.stderr, result.stdout + result.stderr

@@ -1,5 +1,6 @@
 """The build's output (dist/), without a browser: what is in it, what the service worker keeps, and an
 incremental build."""
+
 import hashlib
 import json
 import os
@@ -19,9 +20,27 @@ from support import ROOT
 
 def test_dist_is_self_contained_with_relative_paths(site):
     # The public URLs (README, "Public URLs") at the root; the modules in the folders that web/ has.
-    for name in ['index.html', 'article.html', 'course.html', 'embed.html', 'notebook.html', 'embed.js', 'sw.js', 'teacher.html', 'room.html',
-                 'hosts/main.js', 'session/python-worker.js', 'cell/editor.bundle.js', 'output/plot.bundle.js',
-                 'notebook/markdown.bundle.js', 'vendor/viz.js', 'build.json', 'pyodide/pyodide.mjs', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip']:
+    for name in [
+        'index.html',
+        'article.html',
+        'course.html',
+        'embed.html',
+        'notebook.html',
+        'embed.js',
+        'sw.js',
+        'teacher.html',
+        'room.html',
+        'hosts/main.js',
+        'session/python-worker.js',
+        'cell/editor.bundle.js',
+        'output/plot.bundle.js',
+        'notebook/markdown.bundle.js',
+        'vendor/viz.js',
+        'build.json',
+        'pyodide/pyodide.mjs',
+        'pyodide/pyodide.asm.wasm',
+        'pyodide/python_stdlib.zip',
+    ]:
         assert (site / name).is_file(), name
     html = (site / 'index.html').read_text()
     assert not re.search(r'(src|href)="(/|https?:)', html)
@@ -48,8 +67,14 @@ def test_ci_runs_the_readme_test_command():
 def test_the_service_worker_precaches_every_file_with_its_integrity(site):
     sw = (site / 'sw.js').read_text()
     # Not the packed runtime: a page under the service worker has its three files already.
-    files = [p for p in site.rglob('*') if p.is_file() and p.suffix not in ('.gz', '.br', '.zst') and p.name != 'sw.js'
-             and not p.relative_to(site).as_posix().startswith('docs/')]  # nor the documentation site (read online)
+    files = [
+        p
+        for p in site.rglob('*')
+        if p.is_file()
+        and p.suffix not in ('.gz', '.br', '.zst')
+        and p.name != 'sw.js'
+        and not p.relative_to(site).as_posix().startswith('docs/')
+    ]  # nor the documentation site (read online)
     assert '"url":"pyodide/runtime.zst"' not in sw
     assert 'self.__WB_MANIFEST' not in sw
     for path in files:
@@ -81,8 +106,11 @@ def test_a_second_build_rewrites_only_what_changed_and_deletes_what_no_source_ma
     assert not stray.exists() and not stray.with_name('gone.js.br').exists()
     assert edited.read_bytes() == (ROOT / 'web' / 'hosts' / 'examples.js').read_bytes()
     assert os.path.getmtime(f"{edited}.br") >= os.path.getmtime(edited), 'its brotli copy was made again'
-    rewritten = [path.relative_to(site).as_posix() for path, mtime in before.items()
-                 if path.exists() and path.stat().st_mtime_ns != mtime]
+    rewritten = [
+        path.relative_to(site).as_posix()
+        for path, mtime in before.items()
+        if path.exists() and path.stat().st_mtime_ns != mtime
+    ]
     # Nothing else was written again: not the snapshot, and not sw.js, whose manifest is as it was.
     assert sorted(rewritten) == ['hosts/examples.js', 'hosts/examples.js.br', 'hosts/examples.js.gz']
 
@@ -153,7 +181,9 @@ def commands(output):
     return [line.removeprefix('$ ') for line in output.splitlines() if line.startswith('$ ')]
 
 
-def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_the_steps_that_read_it(site, tmp_path, monkeypatch):
+def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_the_steps_that_read_it(
+    site, tmp_path, monkeypatch
+):
     """Two checkouts on one machine share its build cache: here a folder of the test's own
     ($BACKPROP_PLAYGROUND_CACHE), so that the first build below makes every step."""
     machine = tmp_path / 'machine'
@@ -172,11 +202,18 @@ def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_th
     # each) and PyPI's wheels (the network is not the tests'), but none of the steps' makes (made.py): the first
     # build below makes them, in another folder.
     for kind in [snapshot.KIND, packed.KIND, pyodide.KIND]:
-        shutil.copytree(paths.build_cache() / kind, machine / 'build' / kind, ignore=shutil.ignore_patterns('*.partial'))
+        shutil.copytree(
+            paths.build_cache() / kind, machine / 'build' / kind, ignore=shutil.ignore_patterns('*.partial')
+        )
 
     def build_there(folder):
-        done = subprocess.run([sys.executable, folder / 'build.py'], cwd=tmp_path, capture_output=True, text=True,
-                              env={**os.environ, 'BACKPROP_PLAYGROUND_CACHE': str(machine)})
+        done = subprocess.run(
+            [sys.executable, folder / 'build.py'],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, 'BACKPROP_PLAYGROUND_CACHE': str(machine)},
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         return commands(done.stdout)
 

@@ -1,6 +1,7 @@
 """The documentation site: MkDocs builds docs/ strictly (a broken link, a missing anchor or a page left out
 of the nav fails the build), the README's links lead to files that exist, and the site's own Python
 examples run in place through embed.js when the site sits beside the playground, as `build.py docs` puts it."""
+
 import re
 import shutil
 import subprocess
@@ -15,8 +16,22 @@ from support.servers import serving, stop
 
 
 def mkdocs(config, site_dir):
-    return subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '--strict', '--config-file', str(config),
-                           '--site-dir', str(site_dir)], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [
+            sys.executable,
+            '-m',
+            'mkdocs',
+            'build',
+            '--strict',
+            '--config-file',
+            str(config),
+            '--site-dir',
+            str(site_dir),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope='module')
@@ -29,7 +44,10 @@ def beside_the_site(site, tmp_path_factory):
     built = mkdocs(ROOT / 'mkdocs.yml', root / 'docs')
     assert built.returncode == 0, built.stderr[-3000:]
     for page in (root / 'docs').glob('*.html'):  # nothing from a CDN: the theme's highlight.js is off
-        loads = re.findall(r'<(?:script|img|iframe)\b[^>]*\bsrc="((?:https?:)?//[^"]*)"|<link\b[^>]*\bhref="((?:https?:)?//[^"]*)"', page.read_text())
+        loads = re.findall(
+            r'<(?:script|img|iframe)\b[^>]*\bsrc="((?:https?:)?//[^"]*)"|<link\b[^>]*\bhref="((?:https?:)?//[^"]*)"',
+            page.read_text(),
+        )
         assert loads == [], (page.name, loads)
     return root
 
@@ -50,11 +68,14 @@ def test_the_docs_build_strictly_and_their_python_runs_in_place(beside_the_site,
         stop(server)
 
 
-@pytest.mark.parametrize('damage, says', [
-    ('broken link', "contains a link 'nowhere.md', but the target is not found"),
-    ('missing anchor', "does not contain an anchor '#no-such-part'"),
-    ('page left out of the nav', 'not included in the "nav" configuration'),
-])
+@pytest.mark.parametrize(
+    'damage, says',
+    [
+        ('broken link', "contains a link 'nowhere.md', but the target is not found"),
+        ('missing anchor', "does not contain an anchor '#no-such-part'"),
+        ('page left out of the nav', 'not included in the "nav" configuration'),
+    ],
+)
 def test_a_broken_link_or_a_page_left_out_of_the_nav_fails_the_build(tmp_path, damage, says):
     shutil.copytree(ROOT / 'docs', tmp_path / 'docs')
     shutil.copy(ROOT / 'mkdocs.yml', tmp_path / 'mkdocs.yml')

@@ -1,5 +1,6 @@
 """The npm package that a CDN serves (`python build.py package`, build step package.py), as npm installed it from
 the tarball: what it holds, within jsDelivr's limits, and what it says of itself."""
+
 import json
 import re
 
@@ -16,9 +17,18 @@ def test_the_package_holds_what_embed_js_loads_within_a_cdns_limits(cdn_package,
     assert sum(path.stat().st_size for path in files) < 150 * 10**6
     assert not [p for p in files if p.suffix in ('.html', '.gz', '.br') or p.name == 'sw.js'], 'a CDN serves no page'
     build = json.loads((folder / 'build.json').read_text())
-    for path in [*(f"wheels/{name}" for name in build['wheels']), *build['snapshot']['files'], build['packed']['file'],
-                 *(part['path'] for part in build['packed']['parts']), 'pyodide/pyodide.mjs', 'pyodide/pyodide.asm.mjs',
-                 'vendor/viz.js', 'cell/editor.bundle.js', 'session/unpack-worker.bundle.js', 'examples/neuron.py']:
+    for path in [
+        *(f"wheels/{name}" for name in build['wheels']),
+        *build['snapshot']['files'],
+        build['packed']['file'],
+        *(part['path'] for part in build['packed']['parts']),
+        'pyodide/pyodide.mjs',
+        'pyodide/pyodide.asm.mjs',
+        'vendor/viz.js',
+        'cell/editor.bundle.js',
+        'session/unpack-worker.bundle.js',
+        'examples/neuron.py',
+    ]:
         assert (folder / path).is_file(), path
     # Every module that embed.js reaches by a relative import is in the package.
     seen, todo = set(), [folder / 'embed.js']
@@ -39,7 +49,9 @@ def test_its_package_json_and_readme_say_what_it_is_and_how_to_use_it(cdn_packag
     assert info['name'] == 'backprop-playground' and info['version'] == version() and info['license'] == 'MIT'
     assert info['jsdelivr'] == info['unpkg'] == info['exports']['.'] == './embed.js'
     assert set(info['files']) == {path.relative_to(folder).parts[0] for path in folder.rglob('*') if path.is_file()} - {
-        'package.json', 'README.md'}
+        'package.json',
+        'README.md',
+    }
     readme = (folder / 'README.md').read_text()
     line = f'<script type="module" src="https://cdn.jsdelivr.net/npm/backprop-playground@{version()}/embed.js?lang=python"></script>'
     assert line in readme

@@ -1,7 +1,14 @@
-"""The source tree: no imports that go round in a circle among the Python packages of py/ and the benchmarks of
-bench/. A module imported by one it imports runs half-made, and an import deferred into a function only hides
-the circle, so every import counts, wherever in the file it is."""
+"""The source tree: clean under its linters (ruff for Python, with its formatter; ESLint for JavaScript, each with
+the project's own configuration: pyproject.toml, eslint.config.mjs), and no imports that go round in a circle
+among the Python packages of py/ and the benchmarks of bench/. A module imported by one it imports runs
+half-made, and an import deferred into a function only hides the circle, so every import counts, wherever in
+the file it is."""
+
 import ast
+import subprocess
+import sys
+
+import pytest
 
 from support import ROOT
 
@@ -35,12 +42,14 @@ def imported(name, path, known):
             targets.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split('.')[:len(package.split('.')) - node.level + 1]
+                base = package.split('.')[: len(package.split('.')) - node.level + 1]
                 module = '.'.join(base + ([node.module] if node.module else []))
             else:
                 module = node.module
             # `from P import x`: the submodule P.x if there is one, else a name that P's __init__ defines
-            targets.update(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module for alias in node.names)
+            targets.update(
+                f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module for alias in node.names
+            )
     edges = set()
     for target in targets:
         parts = target.split('.')
@@ -101,3 +110,27 @@ def test_a_circle_is_found_however_it_is_hidden(tmp_path):
     (scripts / 'page.py').write_text('def main():\n    import teaching\n')
     (scripts / 'teaching.py').write_text('from page import main\n')
     assert circles(import_graph(modules([package], scripts))) == [['p', 'p.a', 'p.b'], ['page', 'teaching']]
+
+
+@pytest.mark.parametrize('command', [['check'], ['format', '--check']], ids=['ruff check', 'ruff format'])
+def test_the_python_is_clean_under_ruff(command):
+    done = subprocess.run(
+        [sys.executable, '-m', 'ruff', *command, '--no-cache', '.'],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+@pytest.mark.usefixtures('site')  # the build installs npm's packages, ESLint with them
+def test_the_javascript_is_clean_under_eslint():
+    done = subprocess.run(
+        [str(ROOT / 'node_modules' / '.bin' / 'eslint'), '--max-warnings', '0', '.'],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

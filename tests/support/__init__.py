@@ -3,6 +3,7 @@ Fixtures are in tests/conftest.py; page helpers in pages.py, servers in servers.
 assignment and the learners' own Value classes in modules of their own. A test file imports from here,
 never from another test file. This module imports nothing of the project: the engine's tests import it
 inside Pyodide too (runtime/test_in_pyodide.py)."""
+
 import re
 import time
 from pathlib import Path
@@ -37,8 +38,11 @@ CALL_FAILED = pytest.StashKey[bool]()
 # Every URL that does not stay on this machine. Playwright matches a route's pattern in its driver: a request to
 # this machine is let through there, without a round trip to the test's process (measured: a page's boot,
 # about 60 requests, 3.8 s -> 3.4 s of processor time). The HTTP cache stays off, as with any route.
-LEAVES = re.compile(r'^(?!(?:https?|wss?)://(?:%s)(?::\d+)?(?:[/?#]|$)|data:|blob:|file:)'
-                    % '|'.join(re.escape(host) for host in sorted(LOCAL_HOSTS)), re.IGNORECASE)
+LEAVES = re.compile(
+    r'^(?!(?:https?|wss?)://(?:%s)(?::\d+)?(?:[/?#]|$)|data:|blob:|file:)'
+    % '|'.join(re.escape(host) for host in sorted(LOCAL_HOSTS)),
+    re.IGNORECASE,
+)
 PYTHON_WORKER = re.compile(r'/session/python-worker\.js(?:[?#]|$)')
 
 
@@ -52,6 +56,7 @@ def block_the_network(context):
 
     def worker(route):
         from .suite_clock import count  # here: the engine's tests import this module inside Pyodide
+
         count('Python workers')
         route.continue_()
 

@@ -2,6 +2,7 @@
 `__mul__` and `tanh` are the solution, two locked test cells worth 2 and 3 points (the first with a
 hidden test), and a `draw_dot` cell. Also the answers a learner types: right, and wrong in two ways; and
 nbgrader itself, run as a teacher runs it."""
+
 import json
 import os
 import subprocess
@@ -85,7 +86,8 @@ RIGHT = HEAD + MUL + TANH + TAIL
 WRONG_TANH = RIGHT.replace('self.grad += (1 - t**2) * out.grad', 'self.grad += (1 - t) * out.grad')
 # `=` instead of `+=`: right for a * b, wrong for x * x, where both grads land on x.
 ASSIGNING_MUL = RIGHT.replace('self.grad += other.data * out.grad', 'self.grad = other.data * out.grad').replace(
-    'other.grad += self.data * out.grad', 'other.grad = self.data * out.grad')
+    'other.grad += self.data * out.grad', 'other.grad = self.data * out.grad'
+)
 
 
 def solution_region(code):
@@ -105,18 +107,31 @@ def source_notebook():
     """The teacher's version, with solutions and hidden tests."""
     answer = HEAD + solution_region(MUL) + solution_region(TANH) + TAIL
     cells = [
-        nbformat.v4.new_markdown_cell('# Assignment: `Value`\n\nWrite `__mul__` and `tanh`, with their `_backward`.',
-                                      id='intro', metadata=grading('intro', grade=False, solution=False, locked=True)),
-        nbformat.v4.new_code_cell(answer, id='value', metadata=grading('value', grade=False, solution=True, locked=False)),
-        nbformat.v4.new_code_cell(TEST_MUL + HIDDEN_MUL, id='test-mul',
-                                  metadata=grading('test_mul', grade=True, solution=False, locked=True, points=2)),
-        nbformat.v4.new_code_cell(TEST_TANH, id='test-tanh',
-                                  metadata=grading('test_tanh', grade=True, solution=False, locked=True, points=3)),
+        nbformat.v4.new_markdown_cell(
+            '# Assignment: `Value`\n\nWrite `__mul__` and `tanh`, with their `_backward`.',
+            id='intro',
+            metadata=grading('intro', grade=False, solution=False, locked=True),
+        ),
+        nbformat.v4.new_code_cell(
+            answer, id='value', metadata=grading('value', grade=False, solution=True, locked=False)
+        ),
+        nbformat.v4.new_code_cell(
+            TEST_MUL + HIDDEN_MUL,
+            id='test-mul',
+            metadata=grading('test_mul', grade=True, solution=False, locked=True, points=2),
+        ),
+        nbformat.v4.new_code_cell(
+            TEST_TANH, id='test-tanh', metadata=grading('test_tanh', grade=True, solution=False, locked=True, points=3)
+        ),
         nbformat.v4.new_code_cell('draw_dot(o)', id='graph', metadata={'tags': ['graph']}),
     ]
-    notebook = nbformat.v4.new_notebook(cells=cells, metadata={
-        'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'},
-        'language_info': {'name': 'python'}})
+    notebook = nbformat.v4.new_notebook(
+        cells=cells,
+        metadata={
+            'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'},
+            'language_info': {'name': 'python'},
+        },
+    )
     nbformat.validate(notebook)
     return nbformat.writes(notebook)
 
@@ -126,15 +141,24 @@ NBGRADER_ENV = {**os.environ, 'PATH': f"{os.path.dirname(sys.executable)}{os.pat
 
 
 def nbgrader(course, *args):
-    subprocess.run([sys.executable, '-m', 'nbgrader', *args], cwd=course, env=NBGRADER_ENV, check=True,
-                   capture_output=True, text=True, timeout=600)
+    subprocess.run(
+        [sys.executable, '-m', 'nbgrader', *args],
+        cwd=course,
+        env=NBGRADER_ENV,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def autograde(course, *students):
     nbgrader(course, 'autograde', 'ps1', '--force', *(f'--student={student}' for student in students))
-    code = ('import json, sys\nfrom nbgrader.api import Gradebook\n'
-            f"with Gradebook('sqlite:///{course / 'gradebook.db'}') as book:\n"
-            "    print(json.dumps({s.student.id: s.score for s in book.assignment_submissions('ps1')}))")
+    code = (
+        'import json, sys\nfrom nbgrader.api import Gradebook\n'
+        f"with Gradebook('sqlite:///{course / 'gradebook.db'}') as book:\n"
+        "    print(json.dumps({s.student.id: s.score for s in book.assignment_submissions('ps1')}))"
+    )
     done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True, cwd=course)
     return json.loads(done.stdout)
 

@@ -11,6 +11,7 @@ anywhere"; jsdelivr/jsdelivr's README, "Restrictions"; a real response in jsdeli
   `compress_wasm=True` is the variant that compresses application/wasm too;
 - a 403 for any file over 20 MB.
 """
+
 import gzip
 import http.server
 import json
@@ -31,16 +32,28 @@ from .servers import in_a_thread
 
 MAX_FILE = 20 * 10**6
 TYPES = {
-    '.js': 'application/javascript; charset=utf-8', '.mjs': 'application/javascript; charset=utf-8',
-    '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.map': 'application/json; charset=utf-8',
-    '.html': 'text/plain; charset=utf-8', '.htm': 'text/plain; charset=utf-8', '.txt': 'text/plain; charset=utf-8',
-    '.md': 'text/markdown; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png',
-    '.wasm': 'application/wasm', '.zip': 'application/zip',
+    '.js': 'application/javascript; charset=utf-8',
+    '.mjs': 'application/javascript; charset=utf-8',
+    '.css': 'text/css; charset=utf-8',
+    '.json': 'application/json; charset=utf-8',
+    '.map': 'application/json; charset=utf-8',
+    '.html': 'text/plain; charset=utf-8',
+    '.htm': 'text/plain; charset=utf-8',
+    '.txt': 'text/plain; charset=utf-8',
+    '.md': 'text/markdown; charset=utf-8',
+    '.svg': 'image/svg+xml',
+    '.png': 'image/png',
+    '.wasm': 'application/wasm',
+    '.zip': 'application/zip',
 }
 TEXT = ('application/javascript', 'text/', 'application/json', 'image/svg+xml')
 HEADERS = {
-    'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': '*',
-    'Timing-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin', 'Vary': 'Accept-Encoding',
+    'X-Content-Type-Options': 'nosniff',
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': '*',
+    'Timing-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    'Vary': 'Accept-Encoding',
     'Cache-Control': 'public, max-age=604800, s-maxage=43200',
 }
 
@@ -48,12 +61,27 @@ HEADERS = {
 def installed_package(folder):
     """`python build.py package`'s tarball (its path is the command's last line), installed by npm (offline) into
     `folder`: (the package's folder, its package.json)."""
-    made = subprocess.run([sys.executable, 'build.py', 'package'], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    made = subprocess.run(
+        [sys.executable, 'build.py', 'package'], cwd=ROOT, capture_output=True, text=True, timeout=900
+    )
     assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
     tarball = Path(made.stdout.strip().splitlines()[-1])
     assert tarball.is_file() and tarball.suffix == '.tgz', made.stdout[-2000:]
-    subprocess.run(['npm', 'install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', str(folder),
-                    str(tarball)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            'npm',
+            'install',
+            '--offline',
+            '--no-audit',
+            '--no-fund',
+            '--no-package-lock',
+            '--prefix',
+            str(folder),
+            str(tarball),
+        ],
+        check=True,
+        capture_output=True,
+    )
     installed = folder / 'node_modules' / 'backprop-playground'
     return installed, json.loads((installed / 'package.json').read_text())
 
@@ -108,8 +136,11 @@ class CDN:
         if kind.startswith(TEXT) or (self.compress_wasm and kind == 'application/wasm'):
             encoding = 'br' if 'br' in accepted else 'gzip' if 'gzip' in accepted else None
             if encoding and (file, encoding) not in self.compressed:
-                self.compressed[file, encoding] = (brotli.compress(data, quality=5) if encoding == 'br'
-                                                   else gzip.compress(data, compresslevel=6, mtime=0))
+                self.compressed[file, encoding] = (
+                    brotli.compress(data, quality=5)
+                    if encoding == 'br'
+                    else gzip.compress(data, compresslevel=6, mtime=0)
+                )
             data = self.compressed[file, encoding] if encoding else data
         handler.send_response(200)
         handler.send_header('Content-Type', kind)

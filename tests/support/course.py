@@ -1,6 +1,7 @@
 """course.html's exercises as the page reads them (exercise.js): each one's starter, checks, hints and
 solution, and the plain cells; with the message each starter fails with, and a learner's mistakes made to
 order. The course's tests in CPython (runtime/) and in the browser (pages/) share them."""
+
 import re
 from html.parser import HTMLParser
 from pathlib import Path

@@ -1,5 +1,6 @@
 """Helpers for the other engines (WebKit, Firefox) through Selenium: the proxy that refuses every request
 leaving this machine (and relays the classroom's LAN name to it), and waits on the page's contract."""
+
 import os
 import select
 import socket
@@ -72,7 +73,9 @@ def screenshot(driver, name):
 
 
 def wait(driver, condition, what, timeout_ms=RUN_TIMEOUT_MS):
-    return WebDriverWait(driver, timeout_ms / 1000, poll_frequency=0.1).until(lambda _: condition(), f"waited for {what}")
+    return WebDriverWait(driver, timeout_ms / 1000, poll_frequency=0.1).until(
+        lambda _: condition(), f"waited for {what}"
+    )
 
 
 def find(root, selector):
@@ -97,8 +100,15 @@ def press_run(driver, root, expected='ready'):
     output = part(root, 'output')
     before = len(output.find_elements(By.CSS_SELECTOR, 'section.run'))
     part(root, 'run').click()
-    wait(driver, lambda: len(output.find_elements(By.CSS_SELECTOR, 'section.run')) == before + 1
-         and state(root) in ('ready', 'error'), 'the run to end', STARTUP_TIMEOUT_MS)
+    wait(
+        driver,
+        lambda: (
+            len(output.find_elements(By.CSS_SELECTOR, 'section.run')) == before + 1
+            and state(root) in ('ready', 'error')
+        ),
+        'the run to end',
+        STARTUP_TIMEOUT_MS,
+    )
     section = output.find_elements(By.CSS_SELECTOR, 'section.run')[-1]
     assert state(root) == expected, section.text
     return section

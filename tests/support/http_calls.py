@@ -1,5 +1,6 @@
 """HTTP as the server's tests speak it: a request with urllib that returns (status, text) whatever the
 status, a request target sent exactly as written, and a free port."""
+
 import json
 import socket
 import urllib.error

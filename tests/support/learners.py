@@ -61,10 +61,13 @@ class Value:
         out._backward = _backward
         return out
 '''
-A_PLUS_A = SEED_VALUE + '''
+A_PLUS_A = (
+    SEED_VALUE
+    + '''
 a = Value(3.0, label='a')
 b = a + a; b.label = 'b'
 b.grad = 1.0
 b._backward()
 draw_dot(b)
 '''
+)

@@ -1,6 +1,7 @@
 """Helpers for the pages in Playwright: the main page's cell, a cell or an exercise in its shadow root,
 notebook.html, articles on another origin, and axe. Each waits for what the page's contract says
 (docs/contract.md, "The page contract") rather than for a time."""
+
 import base64
 import contextlib
 import html
@@ -16,6 +17,7 @@ from playwright.sync_api import expect
 from . import ROOT, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
 from .course import IDS
 
+
 @contextlib.contextmanager
 def seen_requests(target):
     """The URL of every request a page (or a context's pages) makes while the block runs, as it makes it; the
@@ -24,6 +26,7 @@ def seen_requests(target):
 
     def saw(request):
         seen.append(request.url)
+
     target.on('request', saw)
     try:
         yield seen
@@ -88,7 +91,9 @@ def press_run(cell, expected_state='ready'):
     before = output.locator('section.run').count()
     cell.get_by_test_id('run').click()
     expect(output.locator('section.run')).to_have_count(before + 1, timeout=STARTUP_TIMEOUT_MS)
-    expect(cell.get_by_test_id('status')).to_have_attribute('data-state', re.compile('ready|error'), timeout=STARTUP_TIMEOUT_MS)
+    expect(cell.get_by_test_id('status')).to_have_attribute(
+        'data-state', re.compile('ready|error'), timeout=STARTUP_TIMEOUT_MS
+    )
     expect(cell.get_by_test_id('status')).to_have_attribute('data-state', expected_state)
     return output.locator('section.run').last
 
@@ -128,14 +133,18 @@ HOSTILE_THEME = '''<style>
 
 def rouge(code):
     """A fenced Python block as Jekyll's Rouge writes it."""
-    return (f'<div class="language-python highlighter-rouge"><div class="highlight"><pre class="highlight"><code>'
-            f'{html.escape(code, quote=False)}\n</code></pre></div></div>\n')
+    return (
+        f'<div class="language-python highlighter-rouge"><div class="highlight"><pre class="highlight"><code>'
+        f'{html.escape(code, quote=False)}\n</code></pre></div></div>\n'
+    )
 
 
 def article(other_origin, name, body, head=''):
     """Writes an article into the other origin's folder; returns its URL."""
     folder, url = other_origin
-    (folder / name).write_text(f'<!doctype html><html><head><meta charset="utf-8">{head}</head><body>{body}</body></html>')
+    (folder / name).write_text(
+        f'<!doctype html><html><head><meta charset="utf-8">{head}</head><body>{body}</body></html>'
+    )
     return url + name
 
 
@@ -145,7 +154,8 @@ def mkdocs_article(other_origin, name, markdown, site_url, project, strict=False
     folder, url = other_origin
     (project / 'docs').mkdir()
     (project / 'docs' / 'index.md').write_text(markdown)
-    (project / 'mkdocs.yml').write_text(textwrap.dedent(f'''\
+    (project / 'mkdocs.yml').write_text(
+        textwrap.dedent(f'''\
         site_name: {name}
         site_dir: {folder / name}
         theme:
@@ -154,8 +164,11 @@ def mkdocs_article(other_origin, name, markdown, site_url, project, strict=False
         extra_javascript:
           - path: {site_url}embed.js?lang=python
             type: module
-        '''))
-    subprocess.run([sys.executable, '-m', 'mkdocs', 'build', '--quiet', *(['--strict'] if strict else [])], cwd=project, check=True)
+        ''')
+    )
+    subprocess.run(
+        [sys.executable, '-m', 'mkdocs', 'build', '--quiet', *(['--strict'] if strict else [])], cwd=project, check=True
+    )
     return f'{url}{name}/index.html'
 
 
@@ -223,13 +236,16 @@ BLOCKING = ('serious', 'critical')
 def blocking_violations(page):
     if not page.evaluate('typeof axe === "object"'):
         page.evaluate(AXE.read_text(encoding='utf-8'))
-    return page.evaluate('''async (impacts) => {
+    return page.evaluate(
+        '''async (impacts) => {
         const { violations } = await axe.run(document, { resultTypes: ["violations"] });
         return violations.filter((v) => impacts.includes(v.impact)).map((v) => ({
             id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, why: n.failureSummary })),
         }));
-    }''', list(BLOCKING))
+    }''',
+        list(BLOCKING),
+    )
 
 
 def selector(target):
@@ -245,7 +261,11 @@ def assert_accessible(page, where, shown=5):
         nodes = violation['nodes']
         lines.append(f"{violation['id']} ({violation['impact']}, {len(nodes)} elements): {violation['help']}")
         for node in nodes[:shown]:
-            lines += [f"  {selector(node['target'])}", f"    {node['html'][:160]}", f"    {' '.join(node['why'].split())[:300]}"]
+            lines += [
+                f"  {selector(node['target'])}",
+                f"    {node['html'][:160]}",
+                f"    {' '.join(node['why'].split())[:300]}",
+            ]
         if len(nodes) > shown:
             lines.append(f"  … and {len(nodes) - shown} more")
     assert not found, f"axe on {where}:\n" + '\n'.join(lines)

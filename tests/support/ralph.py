@@ -8,6 +8,7 @@ backend and one user made by `ralph auth`, stopped (or killed) and started again
 
 This file uses the standard library alone and imports nothing of the project or of tests/support, so that
 .ci/run can run it before the test extras are installed."""
+
 import base64
 import fcntl
 import json
@@ -26,8 +27,10 @@ VERSION = '5.1.0'
 REQUIREMENTS = [f'ralph-malph[cli,lrs]=={VERSION}', 'requests']
 # The machine's cache for the tests' tools: $BACKPROP_PLAYGROUND_CACHE, or XDG's cache folder (as paths.machine_cache()
 # says; this script runs before the project is installed). The build keeps its outputs in build/ there.
-MACHINE_CACHE = Path(os.environ.get('BACKPROP_PLAYGROUND_CACHE')
-                     or Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'backprop-playground')
+MACHINE_CACHE = Path(
+    os.environ.get('BACKPROP_PLAYGROUND_CACHE')
+    or Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'backprop-playground'
+)
 VENV = MACHINE_CACHE / f"ralph-{VERSION}-py{sys.version_info.major}.{sys.version_info.minor}"
 PYTHON = VENV / 'bin' / 'python'
 USER, PASSWORD = 'room-forwarder', 'a password for the tests'
@@ -49,8 +52,12 @@ def installed():
         if not ready():
             try:
                 subprocess.run([sys.executable, '-m', 'venv', '--clear', str(VENV)], check=True, capture_output=True)
-                subprocess.run([str(PYTHON), '-m', 'pip', 'install', '-q', *REQUIREMENTS], check=True, capture_output=True,
-                               timeout=600)
+                subprocess.run(
+                    [str(PYTHON), '-m', 'pip', 'install', '-q', *REQUIREMENTS],
+                    check=True,
+                    capture_output=True,
+                    timeout=600,
+                )
             except (OSError, subprocess.SubprocessError) as error:
                 output = getattr(error, 'stderr', b'') or b''
                 last = output.decode(errors='replace').strip().splitlines()[-1:] or [str(error)]
@@ -60,8 +67,15 @@ def installed():
 
 def ready():
     # ralph.api reads its settings on import: the filesystem backend, or it looks for Elasticsearch.
-    return PYTHON.is_file() and subprocess.run([str(PYTHON), '-c', 'import ralph.api, ralph.cli, requests'], capture_output=True,
-                                               env={**os.environ, 'RALPH_RUNSERVER_BACKEND': 'fs'}).returncode == 0
+    return (
+        PYTHON.is_file()
+        and subprocess.run(
+            [str(PYTHON), '-c', 'import ralph.api, ralph.cli, requests'],
+            capture_output=True,
+            env={**os.environ, 'RALPH_RUNSERVER_BACKEND': 'fs'},
+        ).returncode
+        == 0
+    )
 
 
 def free_port():
@@ -79,19 +93,57 @@ class Ralph:
         self.process = None
         (self.folder / 'app').mkdir(parents=True, exist_ok=True)
         (self.folder / 'lrs_app.py').write_text(APP)
-        self.environment = {**os.environ, 'RALPH_APP_DIR': str(self.folder / 'app'), 'RALPH_RUNSERVER_BACKEND': 'fs',
-                            'RALPH_BACKENDS__LRS__FS__DEFAULT_DIRECTORY_PATH': str(self.folder / 'statements')}
+        self.environment = {
+            **os.environ,
+            'RALPH_APP_DIR': str(self.folder / 'app'),
+            'RALPH_RUNSERVER_BACKEND': 'fs',
+            'RALPH_BACKENDS__LRS__FS__DEFAULT_DIRECTORY_PATH': str(self.folder / 'statements'),
+        }
         if not (self.folder / 'app' / 'auth.json').is_file():
-            subprocess.run([str(self.python), '-m', 'ralph', 'auth', '-u', USER, '-p', PASSWORD, '-s', 'statements/write',
-                            '-s', 'statements/read', '-A', USER, 'http://school.example/', '-w'],
-                           env=self.environment, check=True, capture_output=True)
+            subprocess.run(
+                [
+                    str(self.python),
+                    '-m',
+                    'ralph',
+                    'auth',
+                    '-u',
+                    USER,
+                    '-p',
+                    PASSWORD,
+                    '-s',
+                    'statements/write',
+                    '-s',
+                    'statements/read',
+                    '-A',
+                    USER,
+                    'http://school.example/',
+                    '-w',
+                ],
+                env=self.environment,
+                check=True,
+                capture_output=True,
+            )
         self.start()
 
     def start(self):
         self.log = open(self.folder / 'ralph.log', 'ab')
-        self.process = subprocess.Popen([str(self.python), '-m', 'uvicorn', 'lrs_app:app', '--host', '127.0.0.1',
-                                         '--port', str(self.port), '--no-access-log'],
-                                        cwd=self.folder, env=self.environment, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [
+                str(self.python),
+                '-m',
+                'uvicorn',
+                'lrs_app:app',
+                '--host',
+                '127.0.0.1',
+                '--port',
+                str(self.port),
+                '--no-access-log',
+            ],
+            cwd=self.folder,
+            env=self.environment,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -115,9 +167,16 @@ class Ralph:
 
     def post(self, statements, authorization=None):
         """POSTs statements as a client would: (status, body)."""
-        request = urllib.request.Request(self.url + 'statements', data=json.dumps(statements).encode(), method='POST',
-                                         headers={'Content-Type': 'application/json', 'X-Experience-API-Version': '1.0.3',
-                                                  **({'Authorization': authorization} if authorization else {})})
+        request = urllib.request.Request(
+            self.url + 'statements',
+            data=json.dumps(statements).encode(),
+            method='POST',
+            headers={
+                'Content-Type': 'application/json',
+                'X-Experience-API-Version': '1.0.3',
+                **({'Authorization': authorization} if authorization else {}),
+            },
+        )
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, response.read().decode()
@@ -128,8 +187,10 @@ class Ralph:
         """Every statement Ralph holds, read back through GET /xAPI/statements, page by page (`more`)."""
         found, path = [], '/xAPI/statements?limit=100'
         while path:
-            request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", headers={
-                'Authorization': self.authorization(), 'X-Experience-API-Version': '1.0.3'})
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{self.port}{path}",
+                headers={'Authorization': self.authorization(), 'X-Experience-API-Version': '1.0.3'},
+            )
             with urllib.request.urlopen(request, timeout=60) as response:
                 page = json.load(response)
             found += page['statements']

@@ -1,6 +1,7 @@
 """Servers the tests start: the site as `serve` sends it, plain static origins (a blog's, a host that sends
 CORS headers), a classroom's laptop that can be stopped and started again on the same port, and a stub
 Learning Record Store that records what a room forwards to it."""
+
 import functools
 import http.server
 import json
@@ -17,7 +18,6 @@ from backprop_playground.server import make_server
 
 from . import ROOT, STARTUP_TIMEOUT_MS
 from .http_calls import call
-
 
 # How often a server's loop looks whether it was asked to stop: socketserver's default, 0.5 s, made each stop()
 # wait 0.25 s on average with nothing else to do (about 100 servers a run).
@@ -47,12 +47,19 @@ def room_in_a_process(folder, port, site=None, forward=None):
     `forward` is (LRS URL, user, password), retried within half a second."""
     room = f"Classroom({str(folder)!r})"
     if forward:
-        room = (f"Classroom({str(folder)!r}, forward=forward.Target(*{tuple(forward)!r}, 'the test'), "
-                "backoff=forward.Backoff(first=0.1, cap=0.5))")
-    code = ("from backprop_playground.classroom import Classroom, forward; from backprop_playground.server import make_server; "
-            f"make_server(port={port}, directory={str(site or folder)!r}, room={room}).serve_forever()")
-    process = subprocess.Popen([sys.executable, '-c', code], cwd=ROOT,
-                               env={**os.environ, 'PYTHONPATH': str(ROOT / 'py' / 'backprop-playground')})
+        room = (
+            f"Classroom({str(folder)!r}, forward=forward.Target(*{tuple(forward)!r}, 'the test'), "
+            "backoff=forward.Backoff(first=0.1, cap=0.5))"
+        )
+    code = (
+        "from backprop_playground.classroom import Classroom, forward; from backprop_playground.server import make_server; "
+        f"make_server(port={port}, directory={str(site or folder)!r}, room={room}).serve_forever()"
+    )
+    process = subprocess.Popen(
+        [sys.executable, '-c', code],
+        cwd=ROOT,
+        env={**os.environ, 'PYTHONPATH': str(ROOT / 'py' / 'backprop-playground')},
+    )
     base = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 60
     while True:
@@ -69,6 +76,7 @@ def room_in_a_process(folder, port, site=None, forward=None):
 
 def static_origin(folder, cors=False):
     """A plain static server for `folder` on another port: another origin. (server, URL)"""
+
     class Handler(http.server.SimpleHTTPRequestHandler):
         def end_headers(self):
             if cors:
@@ -120,8 +128,11 @@ def join(page, url, page_name='course.html'):
 
 def board_cell(board, exercise_id):
     """NAME's cell for an exercise on the teacher's board."""
-    return board.get_by_test_id('student-row').and_(board.locator(f'[data-student="{NAME}"]')).locator(
-        f'td[data-exercise="{exercise_id}"]')
+    return (
+        board.get_by_test_id('student-row')
+        .and_(board.locator(f'[data-student="{NAME}"]'))
+        .locator(f'td[data-exercise="{exercise_id}"]')
+    )
 
 
 class RecordingLRS:

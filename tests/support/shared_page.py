@@ -8,6 +8,7 @@ conftest fails a test that leaked: `leftovers()` names each such thing. Between 
 with the page's Clear button. A page whose test failed, or that left something, is closed and the next test
 gets a new one.
 """
+
 from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
@@ -17,8 +18,10 @@ from .pages import open_playground
 
 # A program run on the page's session (not through the cell: no output) that says what a fresh namespace
 # holds, what builtins has and which named envs keep a namespace: a name left in any is seen by later runs.
-PROBE = ("import builtins, playground_runtime.runner as runner\n"
-         "print(sorted(globals()), sorted(vars(builtins)), sorted(runner.ENVS))")
+PROBE = (
+    "import builtins, playground_runtime.runner as runner\n"
+    "print(sorted(globals()), sorted(vars(builtins)), sorted(runner.ENVS))"
+)
 PROBE_TIMEOUT_MS = 20_000
 VERDICT_TIMEOUT_MS = 15_000  # the page's own limit for a run's verdict is 10 s (python-client.js, SETTLE_TIMEOUT_MS)
 
@@ -74,13 +77,16 @@ class SharedPlayground(Lent):
 
     def probe(self):
         """What PROBE prints, or None when Python does not answer (its worker died)."""
-        return self.page.evaluate('''async ([code, timeout]) => {
+        return self.page.evaluate(
+            '''async ([code, timeout]) => {
             const printed = [];
             const ran = window.playground.session.run({ code, env: null }, (event) => {
                 if (event.type === "stdout") printed.push(event.text);
             }).then(() => printed.join(""), (error) => `the probe failed: ${error}`);
             return Promise.race([ran, new Promise((resolve) => setTimeout(() => resolve(null), timeout))]);
-        }''', [PROBE, self.probe_timeout_ms])
+        }''',
+            [PROBE, self.probe_timeout_ms],
+        )
 
     def leftovers(self):
         """What the test left on the page that the next test would feel, one sentence each (empty: nothing)."""
@@ -90,7 +96,8 @@ class SharedPlayground(Lent):
         # A run that used `js` ends with its Python, and the page starts a fresh one: that is the page's own
         # recovery, not a leftover, so let it finish (a run still going is one). The page decides it on the
         # run's verdict, which comes after the output the test saw: that is waited for first.
-        page.evaluate('''async ([timeout, verdictTimeout]) => {
+        page.evaluate(
+            '''async ([timeout, verdictTimeout]) => {
             const { session, cell } = window.playground;
             const deadline = Date.now() + timeout;
             if (!cell.busy) {
@@ -99,7 +106,9 @@ class SharedPlayground(Lent):
             while (!cell.busy && session.state.phase === "loading" && Date.now() < deadline) {
                 await new Promise((resolve) => setTimeout(resolve, 50));
             }
-        }''', [STARTUP_TIMEOUT_MS, self.verdict_timeout_ms])
+        }''',
+            [STARTUP_TIMEOUT_MS, self.verdict_timeout_ms],
+        )
         if self.attempts:
             found.append(f'a request that left this machine: {self.attempts}')
         if page.viewport_size != self.viewport:
@@ -108,7 +117,9 @@ class SharedPlayground(Lent):
         if granted != self.permissions:
             found.append(f'permissions granted: {granted} (at first: {self.permissions})')
         if added != self.handlers:
-            found.append(f'a route or an event listener added to the page or its context: {added} (before: {self.handlers})')
+            found.append(
+                f'a route or an event listener added to the page or its context: {added} (before: {self.handlers})'
+            )
         state = page.evaluate('''() => ({
             status: document.querySelector('[data-testid=status]').dataset.state,
             phase: window.playground.session.state.phase,
@@ -128,9 +139,13 @@ class SharedPlayground(Lent):
         if not found:
             now = self.probe()
             if now is None:
-                found.append(f'Python did not answer within {self.probe_timeout_ms} ms: a run still going, or its worker died')
+                found.append(
+                    f'Python did not answer within {self.probe_timeout_ms} ms: a run still going, or its worker died'
+                )
             elif now != self.fresh_state:
-                found.append(f'a name left in a namespace (fresh, builtins or a named env): {now} (at first: {self.fresh_state})')
+                found.append(
+                    f'a name left in a namespace (fresh, builtins or a named env): {now} (at first: {self.fresh_state})'
+                )
         return found
 
     def give_back(self, failed):
@@ -146,26 +161,56 @@ PERMISSIONS = ['clipboard-read', 'clipboard-write', 'geolocation', 'notification
 
 def permissions(page):
     """The state of each of PERMISSIONS, as the page's navigator.permissions gives it."""
-    return page.evaluate('''(names) => Promise.all(names.map((name) =>
+    return page.evaluate(
+        '''(names) => Promise.all(names.map((name) =>
         navigator.permissions.query({ name }).then((status) => `${name}: ${status.state}`, () => `${name}: unknown`)))''',
-        PERMISSIONS)
+        PERMISSIONS,
+    )
 
 
 def handlers(page, context):
     """The routes and event listeners on the page and its context (Playwright keeps them on its own objects)."""
+
     def listeners(impl):
         return {event: len(impl.listeners(event)) for event in impl.event_names()}
-    return {'page routes': len(page._impl_obj._routes), 'context routes': len(context._impl_obj._routes),
-            'page listeners': listeners(page._impl_obj), 'context listeners': listeners(context._impl_obj)}
+
+    return {
+        'page routes': len(page._impl_obj._routes),
+        'context routes': len(context._impl_obj._routes),
+        'page listeners': listeners(page._impl_obj),
+        'context listeners': listeners(context._impl_obj),
+    }
 
 
 # What a test may change on a lent tab that the next test would feel and that cannot be read back or undone:
 # calling any of these spoils the tab, and the next test gets a new context.
-LASTING = {'context': ['add_init_script', 'expose_binding', 'expose_function', 'set_offline', 'set_extra_http_headers',
-                       'set_geolocation', 'set_default_timeout', 'set_default_navigation_timeout', 'add_cookies',
-                       'set_storage_state', 'route_from_har', 'route_web_socket'],
-           'page': ['add_init_script', 'expose_binding', 'expose_function', 'set_extra_http_headers', 'add_locator_handler',
-                    'set_default_timeout', 'set_default_navigation_timeout', 'route_from_har', 'route_web_socket']}
+LASTING = {
+    'context': [
+        'add_init_script',
+        'expose_binding',
+        'expose_function',
+        'set_offline',
+        'set_extra_http_headers',
+        'set_geolocation',
+        'set_default_timeout',
+        'set_default_navigation_timeout',
+        'add_cookies',
+        'set_storage_state',
+        'route_from_har',
+        'route_web_socket',
+    ],
+    'page': [
+        'add_init_script',
+        'expose_binding',
+        'expose_function',
+        'set_extra_http_headers',
+        'add_locator_handler',
+        'set_default_timeout',
+        'set_default_navigation_timeout',
+        'route_from_har',
+        'route_web_socket',
+    ],
+}
 BLANK_TIMEOUT_MS = 10_000
 
 
@@ -206,6 +251,7 @@ class SharedTab(Lent):
         def call(*args, **kwargs):
             self.spoiled = True
             return method(*args, **kwargs)
+
         return call
 
     def give_back(self, failed):
@@ -227,8 +273,9 @@ class SharedTab(Lent):
             self.context.clear_cookies()
             if self.page.viewport_size != self.viewport:
                 self.page.set_viewport_size(self.viewport)
-            self.page.emulate_media(media='null', color_scheme='null', reduced_motion='null', forced_colors='null',
-                                    contrast='null')
+            self.page.emulate_media(
+                media='null', color_scheme='null', reduced_motion='null', forced_colors='null', contrast='null'
+            )
         except Exception:
             return self.discard(attempts)
         return attempts

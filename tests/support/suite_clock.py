@@ -8,6 +8,7 @@ Each process times what its tests start by wrapping the functions that start the
 `install()`, which tests/conftest.py calls before it imports the helpers), and hands the figures to the
 controller in each test's `user_properties`; what starts outside any test (the controller's build) is not
 charged. `--suite-clock=FILE` also writes the table as JSON."""
+
 import functools
 import json
 import os
@@ -17,8 +18,16 @@ from collections import defaultdict
 
 import pytest
 
-KINDS = ['browser launches', 'browser contexts', 'Python boots', 'Python workers', 'builds', 'servers started',
-         'WebDriver sessions', 'fixed waits']
+KINDS = [
+    'browser launches',
+    'browser contexts',
+    'Python boots',
+    'Python workers',
+    'builds',
+    'servers started',
+    'WebDriver sessions',
+    'fixed waits',
+]
 PREFIX = 'suite-clock:'
 COSTLIEST = 12  # files listed by processor time
 SHORT_POLL_S = 0.1  # a sleep this short is a poll's interval, not a fixed wait
@@ -40,15 +49,19 @@ def count(kind):
 def timed(kind, function, only=None, any_thread=False):
     """`function`, with the time of each call charged to `kind` (only when `only(*args, **kwargs)` says so), when
     the test's own thread calls it (or any thread: a test may start a WebDriver session on one it waits for)."""
+
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
-        if (not any_thread and threading.current_thread() is not threading.main_thread()) or (only and not only(*args, **kwargs)):
+        if (not any_thread and threading.current_thread() is not threading.main_thread()) or (
+            only and not only(*args, **kwargs)
+        ):
             return function(*args, **kwargs)
         started = time.perf_counter()
         try:
             return function(*args, **kwargs)
         finally:
             _charge(kind, time.perf_counter() - started)
+
     wrapper.suite_clock = True
     return wrapper
 
@@ -66,6 +79,7 @@ def install():
     from selenium.webdriver.remote.webdriver import WebDriver
 
     import backprop_playground.build as build_package
+
     from . import drivers, pages, servers
 
     wrap(BrowserType, 'launch', 'browser launches')
@@ -205,8 +219,8 @@ class Clock:
                 if name == CPU:
                     self.cpu[report.nodeid.split('::')[0]] += value
                 elif isinstance(name, str) and name.startswith(PREFIX):
-                    self.kinds[name[len(PREFIX):]] += value
-                    self.counts[name[len(PREFIX):]] += 1
+                    self.kinds[name[len(PREFIX) :]] += value
+                    self.counts[name[len(PREFIX) :]] += 1
 
     def table(self):
         wall = time.perf_counter() - self.started
@@ -216,15 +230,24 @@ class Clock:
         return {
             'wall_s': round(wall, 1),
             'before_workers_s': round(self.before_workers, 1),
-            'folders': {folder: {'tests': self.tests[folder], **{p: round(s, 1) for p, s in phases.items()},
-                                 'total': round(sum(phases.values()), 1), 'cpu': round(by_folder[folder], 1)}
-                        for folder, phases in sorted(self.phases.items(), key=lambda kv: -sum(kv[1].values()))},
+            'folders': {
+                folder: {
+                    'tests': self.tests[folder],
+                    **{p: round(s, 1) for p, s in phases.items()},
+                    'total': round(sum(phases.values()), 1),
+                    'cpu': round(by_folder[folder], 1),
+                }
+                for folder, phases in sorted(self.phases.items(), key=lambda kv: -sum(kv[1].values()))
+            },
             'kinds': {kind: {'seconds': round(self.kinds[kind], 1), 'count': self.counts[kind]} for kind in KINDS},
-            'costliest_files_cpu_s': {path: round(seconds, 1) for path, seconds
-                                      in sorted(self.cpu.items(), key=lambda kv: -kv[1])[:COSTLIEST]},
+            'costliest_files_cpu_s': {
+                path: round(seconds, 1) for path, seconds in sorted(self.cpu.items(), key=lambda kv: -kv[1])[:COSTLIEST]
+            },
             'cpu_s': round(sum(self.cpu.values()), 1),
-            'workers': {worker: {'in_tests_s': round(busy, 1), 'outside_tests_s': round(wall - busy, 1)}
-                        for worker, busy in sorted(self.busy.items())},
+            'workers': {
+                worker: {'in_tests_s': round(busy, 1), 'outside_tests_s': round(wall - busy, 1)}
+                for worker, busy in sorted(self.busy.items())
+            },
         }
 
     def pytest_terminal_summary(self, terminalreporter, config):
@@ -234,8 +257,10 @@ class Clock:
         write(f"wall {table['wall_s']} s; build before the workers {table['before_workers_s']} s")
         write(f"{'folder':<16}{'tests':>6}{'setup s':>10}{'call s':>10}{'teardown s':>12}{'total s':>10}{'cpu s':>8}")
         for folder, row in table['folders'].items():
-            write(f"{folder:<16}{row['tests']:>6}{row.get('setup', 0):>10}{row.get('call', 0):>10}"
-                  f"{row.get('teardown', 0):>12}{row['total']:>10}{row['cpu']:>8}")
+            write(
+                f"{folder:<16}{row['tests']:>6}{row.get('setup', 0):>10}{row.get('call', 0):>10}"
+                f"{row.get('teardown', 0):>12}{row['total']:>10}{row['cpu']:>8}"
+            )
         write(f"processor time of the tests and all they started: {table['cpu_s']} s; the costliest files:")
         for path, seconds in table['costliest_files_cpu_s'].items():
             write(f"  {seconds:>7} s  {path}")

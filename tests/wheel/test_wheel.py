@@ -2,6 +2,7 @@
 which a fresh virtual environment installs with pip from the file alone (no index, no Node on PATH), and
 whose `backprop-playground serve --classroom DIR` serves the same site, offline, classroom included; a
 learner's page from it runs an exercise whose result reaches the room."""
+
 import json
 import re
 import shutil
@@ -54,8 +55,9 @@ def start(command, env, cwd):
 def test_the_wheel_serves_the_site_and_the_classroom_without_node_or_network(installed, page, tmp_path):
     bin_folder, env, folder = installed
     room = tmp_path / 'class'
-    process, url, printed = start([str(bin_folder / 'backprop-playground'), 'serve', '--port', '0', '--classroom', str(room)],
-                                  env, folder)
+    process, url, printed = start(
+        [str(bin_folder / 'backprop-playground'), 'serve', '--port', '0', '--classroom', str(room)], env, folder
+    )
     try:
         assert f"the record is {room / 'classroom.sqlite'}" in printed
         # The same site as the checkout's dist/: the same build.json, the same pages.
@@ -79,14 +81,18 @@ def test_the_wheel_serves_the_site_and_the_classroom_without_node_or_network(ins
 
 def test_python_m_serves_too_and_the_wheel_builds_nothing(installed, page):
     bin_folder, env, folder = installed
-    process, url, _ = start([str(bin_folder / 'python'), '-m', 'backprop_playground', 'serve', '--port', '0'], env, folder)
+    process, url, _ = start(
+        [str(bin_folder / 'python'), '-m', 'backprop_playground', 'serve', '--port', '0'], env, folder
+    )
     try:
         page.goto(url)
         expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=90_000)
     finally:
         process.kill()
         process.wait()
-    refused = subprocess.run([str(bin_folder / 'backprop-playground'), 'build'], env=env, cwd=folder, capture_output=True, text=True)
+    refused = subprocess.run(
+        [str(bin_folder / 'backprop-playground'), 'build'], env=env, cwd=folder, capture_output=True, text=True
+    )
     assert refused.returncode != 0 and 'needs a checkout of the repository' in refused.stderr
 
 
@@ -94,16 +100,30 @@ def test_the_wheels_check_command_runs_the_pages_runtime_from_the_site_it_carrie
     """No source of the runtime is installed: check runs it from the wheels inside the site."""
     bin_folder, env, folder = installed
     lesson = ROOT / 'web' / 'lessons' / 'build-the-engine.md'
-    done = subprocess.run([str(bin_folder / 'backprop-playground'), 'check', str(lesson)], env=env, cwd=folder,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout.strip().endswith('4 exercises checked, 0 wrong'), done.stdout + done.stderr
+    done = subprocess.run(
+        [str(bin_folder / 'backprop-playground'), 'check', str(lesson)],
+        env=env,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and done.stdout.strip().endswith('4 exercises checked, 0 wrong'), (
+        done.stdout + done.stderr
+    )
 
 
 def test_the_wheels_export_writes_the_site_for_any_host_and_keeps_what_it_did_not_write(installed, page, tmp_path):
     bin_folder, env, folder = installed
     target = tmp_path / 'public'
-    done = subprocess.run([str(bin_folder / 'backprop-playground'), 'export', str(target)], env=env, cwd=folder,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(bin_folder / 'backprop-playground'), 'export', str(target)],
+        env=env,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().splitlines()[-1].startswith(f"exported the playground into {target}/")
     assert json.loads((target / 'build.json').read_text()) == json.loads((ROOT / 'dist' / 'build.json').read_text())
@@ -118,14 +138,25 @@ def test_the_wheels_export_writes_the_site_for_any_host_and_keeps_what_it_did_no
     # Exporting again over the export is fine, and keeps what the author added; a folder of the author's own files
     # is refused, and kept as it was.
     (target / '_headers').write_text('/*\n  Cross-Origin-Opener-Policy: same-origin\n')
-    again = subprocess.run([str(bin_folder / 'backprop-playground'), 'export', str(target)], env=env, cwd=folder,
-                           capture_output=True, text=True, timeout=300)
+    again = subprocess.run(
+        [str(bin_folder / 'backprop-playground'), 'export', str(target)],
+        env=env,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert again.returncode == 0, again.stderr
     assert (target / '_headers').read_text() == '/*\n  Cross-Origin-Opener-Policy: same-origin\n'
     theirs = tmp_path / 'my-blog'
     theirs.mkdir()
     (theirs / 'index.html').write_text('my own page')
-    refused = subprocess.run([str(bin_folder / 'backprop-playground'), 'export', str(theirs)], env=env, cwd=folder,
-                             capture_output=True, text=True)
+    refused = subprocess.run(
+        [str(bin_folder / 'backprop-playground'), 'export', str(theirs)],
+        env=env,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
     assert refused.returncode != 0 and 'is not empty and holds no earlier export' in refused.stderr
     assert [p.name for p in theirs.iterdir()] == ['index.html'] and (theirs / 'index.html').read_text() == 'my own page'

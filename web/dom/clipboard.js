@@ -16,7 +16,7 @@ export async function copyText(text) {
   const focused = document.activeElement;
   document.body.append(area);
   area.select();
-  let copied = false;
+  let copied;
   try {
     copied = document.execCommand("copy");
   } catch {

@@ -9,6 +9,7 @@ const purify = DOMPurify(window);
 export const NOTEBOOK_HTML = { FORBID_TAGS: ["style", "form"], FORBID_ATTR: ["popover", "popovertarget", "popovertargetaction", "commandfor", "command", "autofocus"] };
 const text = (value) => (Array.isArray(value) ? value.join("") : String(value ?? ""));
 // Tracebacks carry terminal colours (ANSI escape codes).
+// eslint-disable-next-line no-control-regex -- the escape character is what it removes
 const plain = (value) => text(value).replace(/\u001b\[[0-9;]*m/g, "");
 
 /** A section of `root` with `outputs` (nbformat's shapes), or nothing if there are none. */

@@ -1,6 +1,7 @@
 """`check PATH…`: an author's exercises checked before a class sees them. Each exercise's solution must pass its
 checks and its starter must fail them, run in CPython by the page's own runtime (playground_runtime, the
 same checks and helpers the page runs). One line per exercise; the exit status is 1 if any is wrong."""
+
 import json
 import signal
 import sys
@@ -16,6 +17,7 @@ def runtime():
     """playground_runtime's run(): from the checkout's sources, or from the wheels of the installed site."""
     try:
         from playground_runtime import runner
+
         return runner.run
     except ImportError:
         pass
@@ -25,13 +27,16 @@ def runtime():
         wheels = sorted((paths.served_site() / 'wheels').glob('*.whl'))
         sys.path[:0] = [str(wheel) for wheel in wheels if zipfile.is_zipfile(wheel)]
     from playground_runtime import runner
+
     return runner.run
 
 
 def outcome(run, code, checks):
     """'passed', 'failed' with the checks' message, or what else happened to the run."""
+
     def stop(signum, frame):
         raise KeyboardInterrupt
+
     timer = hasattr(signal, 'SIGALRM')
     if timer:
         previous = signal.signal(signal.SIGALRM, stop)

@@ -18,38 +18,68 @@
 In a checkout, `python build.py COMMAND` runs these. Installed from the wheel, `backprop-playground serve`
 (or `python -m backprop_playground serve`) serves the site the wheel carries: nothing is built there.
 """
+
 import argparse
 import ssl
 import sys
 from pathlib import Path
 
 from . import paths
-from .server import make_server
 from .classroom.network import NOTES, lan_address, mode_of, policy_lines
+from .server import make_server
 
 COMMANDS = ['build', 'serve', 'zip', 'wheel', 'package', 'export', 'docs', 'check']
 
 
 def main(argv=None, prog=None):
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument('command', nargs='?', choices=COMMANDS, default='build' if paths.in_checkout() else 'serve')
-    parser.add_argument('files', nargs='*', metavar='PATH',
-                        help='check: the files whose exercises to check; export: the folder to write')
+    parser.add_argument(
+        'files',
+        nargs='*',
+        metavar='PATH',
+        help='check: the files whose exercises to check; export: the folder to write',
+    )
     parser.add_argument('--host', default='127.0.0.1', help='0.0.0.0 to serve a classroom network')
     parser.add_argument('--port', type=int, default=8000)
-    parser.add_argument('--full', action='store_true', help="build dist/ from nothing, the machine's build cache emptied first ($BACKPROP_PLAYGROUND_CACHE/build)")
-    parser.add_argument('--classroom', metavar='DIR', type=Path,
-                        help="keep the learners' results in DIR/classroom.sqlite and serve the teacher's board")
-    parser.add_argument('--tls', nargs=2, metavar=('CERT', 'KEY'), type=Path,
-                        help='serve over HTTPS with this certificate (chain) and private key, both PEM files')
-    parser.add_argument('--managed', action='store_true',
-                        help="learners' devices are managed with a policy that treats this plain-HTTP origin as secure")
-    parser.add_argument('--forward', metavar='URL',
-                        help="with --classroom: also send every statement to the school's Learning Record Store at this "
-                             "xAPI address (http://lrs.school:8100/xAPI/), exactly once")
-    parser.add_argument('--forward-auth', metavar='FILE', type=Path,
-                        help="the LRS's Basic-auth credentials, one line user:password (or the environment variable "
-                             "BACKPROP_PLAYGROUND_FORWARD_AUTH); never given on the command line")
+    parser.add_argument(
+        '--full',
+        action='store_true',
+        help="build dist/ from nothing, the machine's build cache emptied first ($BACKPROP_PLAYGROUND_CACHE/build)",
+    )
+    parser.add_argument(
+        '--classroom',
+        metavar='DIR',
+        type=Path,
+        help="keep the learners' results in DIR/classroom.sqlite and serve the teacher's board",
+    )
+    parser.add_argument(
+        '--tls',
+        nargs=2,
+        metavar=('CERT', 'KEY'),
+        type=Path,
+        help='serve over HTTPS with this certificate (chain) and private key, both PEM files',
+    )
+    parser.add_argument(
+        '--managed',
+        action='store_true',
+        help="learners' devices are managed with a policy that treats this plain-HTTP origin as secure",
+    )
+    parser.add_argument(
+        '--forward',
+        metavar='URL',
+        help="with --classroom: also send every statement to the school's Learning Record Store at this "
+        "xAPI address (http://lrs.school:8100/xAPI/), exactly once",
+    )
+    parser.add_argument(
+        '--forward-auth',
+        metavar='FILE',
+        type=Path,
+        help="the LRS's Basic-auth credentials, one line user:password (or the environment variable "
+        "BACKPROP_PLAYGROUND_FORWARD_AUTH); never given on the command line",
+    )
     args = parser.parse_args(argv)
     if args.tls and args.managed:
         parser.error('--managed is for plain HTTP; with --tls the origin is secure already')
@@ -58,8 +88,10 @@ def main(argv=None, prog=None):
             parser.error(f"--tls: {path} is not a file")
     if args.classroom and args.classroom.resolve().is_relative_to(paths.served_site().resolve()):
         # There the room's token, record and hand-ins would be served as files, and the next build deletes them.
-        parser.error(f"--classroom: {args.classroom} is inside the site it serves ({paths.served_site()}): "
-                     "keep the room's folder elsewhere")
+        parser.error(
+            f"--classroom: {args.classroom} is inside the site it serves ({paths.served_site()}): "
+            "keep the room's folder elsewhere"
+        )
     if args.command == 'check':
         from .check import main as check
 
@@ -73,8 +105,10 @@ def main(argv=None, prog=None):
 
         build(full=args.full)
     elif args.command not in ('serve', 'export'):
-        parser.error(f"{args.command} needs a checkout of the repository (its web/ and npm packages); "
-                     "the installed package serves or exports the site it carries")
+        parser.error(
+            f"{args.command} needs a checkout of the repository (its web/ and npm packages); "
+            "the installed package serves or exports the site it carries"
+        )
     if args.command == 'export':
         from .export import export
 
@@ -109,8 +143,10 @@ def serve(args):
         from .classroom.forward import target_of
 
         if not (args.forward and args.classroom):
-            sys.exit("backprop-playground: --forward URL sends a room's record on, so it needs --classroom DIR "
-                     "(and --forward-auth goes with --forward)")
+            sys.exit(
+                "backprop-playground: --forward URL sends a room's record on, so it needs --classroom DIR "
+                "(and --forward-auth goes with --forward)"
+            )
         try:
             forward = target_of(args.forward, args.forward_auth)
         except ValueError as error:
@@ -122,7 +158,11 @@ def serve(args):
     try:
         server = make_server(args.host, args.port, room=room, tls=args.tls)
     except (ssl.SSLError, OSError) as error:
-        what = '--tls: the certificate and key could not be used' if args.tls and isinstance(error, ssl.SSLError) else 'could not serve'
+        what = (
+            '--tls: the certificate and key could not be used'
+            if args.tls and isinstance(error, ssl.SSLError)
+            else 'could not serve'
+        )
         sys.exit(f"backprop-playground: {what} ({error})")
     scheme = 'https' if args.tls else 'http'
     host = {'127.0.0.1': 'localhost', '0.0.0.0': lan_address()}.get(args.host, args.host)
@@ -133,16 +173,24 @@ def serve(args):
     else:
         print(f"room network: {NOTES[mode].format(origin=origin)}")
         if mode != 'https':
-            print('the policy for managed devices (docs/classroom.md, "Classroom"):', *policy_lines(origin, host), sep='\n')
+            print(
+                'the policy for managed devices (docs/classroom.md, "Classroom"):',
+                *policy_lines(origin, host),
+                sep='\n',
+            )
     if room:
         handed_out = ', '.join(one['assignment'] for one in room.coursework.handouts()) or 'nothing yet'
         print(f"learners: {origin}/room.html")
-        print(f"classroom: hands out {room.folder / 'release'}/ ({handed_out}), collects into "
-              f"{room.folder / 'submitted'}/; the record is {room.path}")
+        print(
+            f"classroom: hands out {room.folder / 'release'}/ ({handed_out}), collects into "
+            f"{room.folder / 'submitted'}/; the record is {room.path}"
+        )
         print(f"teacher: {origin}/teacher.html#token={room.token}", flush=True)
     if forward:
-        print(f"forwarding: every statement also goes to the LRS at {forward.statements} (credentials from "
-              f"{forward.credentials_from}); the teacher's board shows what waits")
+        print(
+            f"forwarding: every statement also goes to the LRS at {forward.statements} (credentials from "
+            f"{forward.credentials_from}); the teacher's board shows what waits"
+        )
     sys.stdout.flush()  # a teacher's terminal, or a program that reads what serve prints, sees it all now
     try:
         server.serve_forever()

@@ -5,6 +5,7 @@ HTML pages (`<pre data-playground data-exercise>` with its `data-checks`, `data-
 parts, and rendered fenced blocks). Each exercise knows the line of the file it starts at, and whether its
 graphs open in quiz mode (`quiz` or `quiz=data` on the marker line, `data-quiz` in HTML). A plain block's
 `# quiz` first line is no exercise's part: it is a cell of its own, which this module leaves alone."""
+
 import json
 import re
 from dataclasses import dataclass, field
@@ -66,7 +67,7 @@ def markdown_parts(text):
         fence, language = opening.group(2), opening.group(3).lower()
         closing = re.compile(rf'^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$')
         end = next((j for j in range(i + 1, len(lines)) if closing.match(lines[j])), len(lines))
-        found = marker('\n'.join(lines[i + 1:end])) if language in LANGUAGES else None
+        found = marker('\n'.join(lines[i + 1 : end])) if language in LANGUAGES else None
         if found:
             parts.append((i + 2, *found))
         i = end + 1
@@ -81,7 +82,9 @@ def notebook_parts(text, name):
         raise ValueError(f"{name} is not a Jupyter notebook") from None
     parts = []
     for number, cell in enumerate(cells, 1):
-        source = ''.join(cell.get('source', '')) if isinstance(cell.get('source'), list) else str(cell.get('source', ''))
+        source = (
+            ''.join(cell.get('source', '')) if isinstance(cell.get('source'), list) else str(cell.get('source', ''))
+        )
         meta = (cell.get('metadata') or {}).get('backprop_playground') or {}
         found = marker(meta['marker'] + '\n' + source) if isinstance(meta.get('marker'), str) else marker(source)
         if found:
@@ -156,7 +159,9 @@ def assemble(parts, name):
         exercise = exercises.setdefault(id, Exercise(id, where))
         if kind == 'exercise':
             if exercise.starter is not None:
-                found.problems.append((where, id, f"a second exercise with this id (the first is at {firsts[id]}): ids must differ"))
+                found.problems.append(
+                    (where, id, f"a second exercise with this id (the first is at {firsts[id]}): ids must differ")
+                )
                 continue
             firsts[id] = where
             tries = re.search(r'(?:^|\s)tries=(never|\d+)(?:\s|$)', options)
@@ -164,7 +169,9 @@ def assemble(parts, name):
             exercise.tries = tries.group(1) if tries else None
             quiz = re.search(r'(?:^|\s)quiz(?:=(\S*))?(?:\s|$)', options)
             if quiz and quiz.group(1) not in (None, '', 'grad', 'data'):
-                found.problems.append((where, id, f"`quiz={quiz.group(1)}`: the quiz option is `quiz`, `quiz=grad` or `quiz=data`"))
+                found.problems.append(
+                    (where, id, f"`quiz={quiz.group(1)}`: the quiz option is `quiz`, `quiz=grad` or `quiz=data`")
+                )
             exercise.quiz = (quiz.group(1) or 'grad') if quiz and quiz.group(1) in (None, '', 'grad', 'data') else None
         elif kind == 'hint':
             exercise.hints.append('\n'.join(line.removeprefix('#').strip() for line in code.split('\n')).strip())
@@ -174,7 +181,9 @@ def assemble(parts, name):
             setattr(exercise, kind, code.rstrip() + '\n' if kind == 'checks' else code.rstrip())
     for id, exercise in exercises.items():
         if exercise.starter is None:
-            what = 'checks' if exercise.checks is not None else 'a solution' if exercise.solution is not None else 'hints'
+            what = (
+                'checks' if exercise.checks is not None else 'a solution' if exercise.solution is not None else 'hints'
+            )
             found.problems.append((exercise.where, id, f"{what} but no starter (`# exercise: {id}`)"))
         elif exercise.solution is not None and exercise.checks is None:
             found.problems.append((exercise.where, id, "a solution but no checks: nothing would tell it passed"))

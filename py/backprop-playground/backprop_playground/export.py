@@ -2,6 +2,7 @@
 a USB stick); from the installed wheel, with no Node and no checkout. docs/hosting.md says what each host
 gets. DIR must be new, empty or an earlier export: the site's files are written over an earlier export's, and
 what else is there (an author's `_headers`, say) is left as it is; any other folder is refused, untouched."""
+
 import json
 import shutil
 from pathlib import Path

@@ -1,5 +1,6 @@
 """Where things are: the checkout's sources and build output, or the site inside the installed wheel, and the
 machine's cache that every checkout on it shares."""
+
 import os
 from pathlib import Path
 
@@ -26,8 +27,10 @@ def served_site():
 def machine_cache():
     """The machine's cache, shared by every checkout on it as pip and npm share theirs: $BACKPROP_PLAYGROUND_CACHE,
     or XDG's cache folder. Read at each call, so that a test can point a build at a folder of its own."""
-    return Path(os.environ.get('BACKPROP_PLAYGROUND_CACHE')
-                or Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'backprop-playground')
+    return Path(
+        os.environ.get('BACKPROP_PLAYGROUND_CACHE')
+        or Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'backprop-playground'
+    )
 
 
 def build_cache():

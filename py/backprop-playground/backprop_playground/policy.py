@@ -2,19 +2,22 @@
 it through esbuild's --define and adds it to documents and workers, and the server sends it as a header
 (docs/security.md, "Content-Security-Policy", says why each part is there). Workers need the header: a page's
 <meta> does not reach them."""
+
 import html
 
-CONTENT_SECURITY_POLICY = '; '.join([
-    "default-src 'none'",
-    "script-src 'self' 'wasm-unsafe-eval'",  # Pyodide and viz.js compile WebAssembly
-    "worker-src 'self'",
-    "connect-src 'self'",
-    "img-src 'self' data:",  # the favicon is a data: URL
-    "style-src 'self' 'unsafe-inline'",  # CodeMirror and Observable Plot insert <style> elements
-    "base-uri 'self'",
-    "form-action 'none'",
-    "object-src 'none'",
-])
+CONTENT_SECURITY_POLICY = '; '.join(
+    [
+        "default-src 'none'",
+        "script-src 'self' 'wasm-unsafe-eval'",  # Pyodide and viz.js compile WebAssembly
+        "worker-src 'self'",
+        "connect-src 'self'",
+        "img-src 'self' data:",  # the favicon is a data: URL
+        "style-src 'self' 'unsafe-inline'",  # CodeMirror and Observable Plot insert <style> elements
+        "base-uri 'self'",
+        "form-action 'none'",
+        "object-src 'none'",
+    ]
+)
 # notebook.html alone may fetch from other hosts (`#url=` opens a notebook from any host that sends CORS
 # headers). Its workers keep the policy above: a worker's comes from its own response.
 NOTEBOOK_PAGE = 'notebook.html'
@@ -28,4 +31,6 @@ def policy_for(path):
 
 
 def csp_meta(policy):
-    return f'<meta http-equiv="Content-Security-Policy" content="{html.escape(policy, quote=False)}">'  # a policy has no "
+    return (
+        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(policy, quote=False)}">'  # a policy has no "
+    )

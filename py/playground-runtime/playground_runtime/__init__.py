@@ -2,6 +2,7 @@
 program in a namespace of its own (runner), the check after each run that decides whether the next needs a
 fresh Python (isolation), exercise checks (checks), what the teaching views are sent (teaching) and live
 charts (charts). It ships as a wheel of its own in dist/wheels/, beside the engine, scalargrad."""
+
 from .runner import reset, restored, run, watch
 
 __version__ = '0.1.0'

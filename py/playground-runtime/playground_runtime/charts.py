@@ -29,6 +29,7 @@ the floats would not compute what calling it computes (a class of their own, a w
 number, an activation the floats lack, inputs other than two) is called like any other model: with
 [Value(x1), Value(x2)] (the program's own Value, if it defines one), or else (x1, x2).
 """
+
 import math
 import time
 from itertools import repeat
@@ -38,11 +39,11 @@ from scalargrad import datasets, engine, nn
 
 from .numbers import json_number
 
-SERIES_EVERY = 0.25   # seconds between two series events
+SERIES_EVERY = 0.25  # seconds between two series events
 BOUNDARY_EVERY = 1.0  # seconds between two boundary events, at least
 BOUNDARY_SHARE = 0.2  # the most of the run's time that computing boundaries may take
 GRID = 30
-MARGIN = 0.1          # of the data's range, on each side
+MARGIN = 0.1  # of the data's range, on each side
 
 # Each activation over a list of sums, one per point of the grid.
 ACTIVATIONS = {
@@ -59,13 +60,13 @@ def _data(x):
 
 class Charts:
     def __init__(self, send, value_class=lambda: engine.Value, clock=time.monotonic):
-        self._send = send                # send(**event)
+        self._send = send  # send(**event)
         self._value_class = value_class  # the Value to call a model with
         self._clock = clock
         self._calls = 0
         self._points = []
         self._series_next = 0.0
-        self._boundary = None            # (model, X, y) of the latest call not sent yet
+        self._boundary = None  # (model, X, y) of the latest call not sent yet
         self._boundary_next = 0.0
 
     def plot(self, step=None, **series):
@@ -86,8 +87,9 @@ class Charts:
     def plot_boundary(self, model, X, y):
         """Draw the decision boundary of a 2-D classifier `model` over the points X with labels y."""
         if len(X) != len(y) or not len(X):
-            raise ValueError(f"plot_boundary needs as many labels as points and at least one point: "
-                             f"{len(X)} points, {len(y)} labels")
+            raise ValueError(
+                f"plot_boundary needs as many labels as points and at least one point: {len(X)} points, {len(y)} labels"
+            )
         if self._clock() >= self._boundary_next:
             self._send_boundary(model, X, y)
         else:
@@ -131,7 +133,7 @@ def boundary(model, X, y, value_class=engine.Value):
     f = _float_model(model)
     if f:
         flat = f([a for b in gy for a in gx], [b for b in gy for a in gx])
-        score = [[json_number(v, strict=True) for v in flat[j * GRID:(j + 1) * GRID]] for j in range(GRID)]
+        score = [[json_number(v, strict=True) for v in flat[j * GRID : (j + 1) * GRID]] for j in range(GRID)]
     else:
         f = _called_model(model, value_class, xs[0])
         score = [[json_number(f(a, b), strict=True) for a in gx] for b in gy]
@@ -220,11 +222,14 @@ def _float_model(model):
                 outputs.append(activation(sums) if activation else sums)
             rows = list(zip(*outputs))
         return [row[0] for row in rows]
+
     return f
 
 
 # Python 3.12 has math.sumprod (Pyodide's Python has it); the tests' CPython may not. Both refuse lengths that differ.
-_sumprod = getattr(math, 'sumprod', None) or (lambda ws, xs: sum(map(mul, ws, xs)) if len(ws) == len(xs) else _unequal())
+_sumprod = getattr(math, 'sumprod', None) or (
+    lambda ws, xs: sum(map(mul, ws, xs)) if len(ws) == len(xs) else _unequal()
+)
 
 
 def _unequal():
@@ -233,6 +238,7 @@ def _unequal():
 
 def _called_model(model, value_class, first):
     """Any other model: called with Values, or else with a pair of floats, whichever works."""
+
     def with_values(a, b):
         return _score(model([value_class(a), value_class(b)]))
 
@@ -247,8 +253,9 @@ def _called_model(model, value_class, first):
             with_floats(*first)
             return with_floats
         except Exception:
-            raise TypeError(f"plot_boundary could not run the model on the point {first}: "
-                            f"{type(e).__name__}: {e}") from e
+            raise TypeError(
+                f"plot_boundary could not run the model on the point {first}: {type(e).__name__}: {e}"
+            ) from e
 
 
 def _score(out):

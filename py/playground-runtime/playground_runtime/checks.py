@@ -14,6 +14,7 @@ in plain words. A wrong grad also draws the learner's graph with the wrong grads
 is not a failed check (their `__mul__` returned None, so `.data` raised) becomes a failed result too,
 saying what was being checked and what went wrong, never a traceback.
 """
+
 import math
 from contextlib import contextmanager
 
@@ -74,9 +75,11 @@ def expect_grads(root, message=''):
     nodes, _ = trace(root)
     results = gradcheck(root, nodes=nodes)
     if any(r.ok is None for r in results):
-        raise CheckFailed("the grads of this graph could not be checked: recomputing it from each node's "
-                          "`_op` and `_prev` does not give the same data. Does every result record both "
-                          "operands and its operation?")
+        raise CheckFailed(
+            "the grads of this graph could not be checked: recomputing it from each node's "
+            "`_op` and `_prev` does not give the same data. Does every result record both "
+            "operands and its operation?"
+        )
     wrong = [r for r in results if not r.ok]
     if not wrong:
         return
@@ -110,8 +113,10 @@ def run_checks(source, namespace, show_graph):
     try:
         code = compile(source, FILENAME, 'exec')
     except SyntaxError as e:
-        return _failed(f"This exercise's checks could not run (their line {e.lineno}: {e.msg}). "
-                       "This is a mistake in the exercise, not in your code.")
+        return _failed(
+            f"This exercise's checks could not run (their line {e.lineno}: {e.msg}). "
+            "This is a mistake in the exercise, not in your code."
+        )
     scope = {**namespace, **HELPERS}
     _show_graph = show_graph
     try:

@@ -5,6 +5,7 @@ page's own, `draw_dot(forward_example(JSON))`, in a fresh namespace: the same ML
 the point forwarded alone and its output's backward pass, so that its graph shows each value's data and grad.
 No code of the learner's runs: only numbers come from the chart.
 """
+
 import json
 import math
 
@@ -20,19 +21,29 @@ def forward_example(text):
     spec = json.loads(text)
     sizes, activation, parameters = spec['sizes'], spec['activation'], spec['parameters']
     x1, x2 = (float(v) for v in spec['point'])
-    if activation not in nn.ACTIVATIONS or len(sizes) < 2 or sizes[0] != 2 or not all(type(n) is int and 0 < n < 1000 for n in sizes):
+    if (
+        activation not in nn.ACTIVATIONS
+        or len(sizes) < 2
+        or sizes[0] != 2
+        or not all(type(n) is int and 0 < n < 1000 for n in sizes)
+    ):
         raise ValueError("choosing an example works for an MLP with 2 inputs")
     model = nn.MLP(sizes[0], sizes[1:], activation=activation)
     weights = model.parameters()
-    if len(weights) != len(parameters) or len(parameters) > MAX_PARAMETERS or not all(
-            type(v) in (int, float) and math.isfinite(v) for v in parameters):
+    if (
+        len(weights) != len(parameters)
+        or len(parameters) > MAX_PARAMETERS
+        or not all(type(v) in (int, float) and math.isfinite(v) for v in parameters)
+    ):
         raise ValueError("the chart's model does not have the parameters its sizes say")
     for p, value in zip(weights, parameters):
         p.data = float(value)
     out = model([Value(x1, label='x1'), Value(x2, label='x2')])
     out.backward()
     label = spec.get('label')
-    print(f"Example {int(spec.get('index', 0)) + 1}: x = ({x1:.4f}, {x2:.4f}), label {label}. The model's score "
-          f"{out.data:.4f} says class {'+1' if out.data > 0 else '-1'}. Its graph, forwarded alone, with the grads "
-          f"of its score:")
+    print(
+        f"Example {int(spec.get('index', 0)) + 1}: x = ({x1:.4f}, {x2:.4f}), label {label}. The model's score "
+        f"{out.data:.4f} says class {'+1' if out.data > 0 else '-1'}. Its graph, forwarded alone, with the grads "
+        f"of its score:"
+    )
     return out

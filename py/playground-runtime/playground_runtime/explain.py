@@ -20,6 +20,7 @@ is in the graph's order (index i is the DOT's `vi`; the output is last):
 
 Numbers that JSON cannot hold (nan, inf) are null.
 """
+
 import math
 import re
 
@@ -31,7 +32,7 @@ from .numbers import finite, plain
 # d out / d operand i, from the operands' data xs and the output's data y.
 _NAMED = {
     '+': lambda xs, y: [1.0] * len(xs),
-    '*': lambda xs, y: [math.prod(xs[:i] + xs[i + 1:]) for i in range(len(xs))],
+    '*': lambda xs, y: [math.prod(xs[:i] + xs[i + 1 :]) for i in range(len(xs))],
     '-': lambda xs, y: [1.0, -1.0] if len(xs) == 2 else [-1.0],
     'neg': lambda xs, y: [-1.0],
     '/': lambda xs, y: [engine.power(xs[1], -1), -xs[0] * engine.power(xs[1], -2)],

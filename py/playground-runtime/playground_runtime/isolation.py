@@ -20,6 +20,7 @@ module's functions, a class's methods or a builtin changes nothing that the chec
 closures takes the garbage collector's lists, which the audit hook reports first, and the check runs no
 code of the program's (no `==`, `isinstance` or hashing of what the program could have put there).
 """
+
 import gc
 import itertools
 import operator
@@ -45,8 +46,23 @@ AUDITED = {
     'os.unsetenv': 'changed an environment variable',
 }
 # Files outlive a run: a module written next to the program would be imported by a later one.
-FILE_CHANGES = frozenset({'os.remove', 'os.rename', 'os.mkdir', 'os.rmdir', 'os.symlink', 'os.link', 'os.truncate',
-                          'os.chmod', 'os.chown', 'os.utime', 'os.chflags', 'os.lchflags', 'shutil.rmtree'})
+FILE_CHANGES = frozenset(
+    {
+        'os.remove',
+        'os.rename',
+        'os.mkdir',
+        'os.rmdir',
+        'os.symlink',
+        'os.link',
+        'os.truncate',
+        'os.chmod',
+        'os.chown',
+        'os.utime',
+        'os.chflags',
+        'os.lchflags',
+        'shutil.rmtree',
+    }
+)
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made at run time, whose attributes can be set
 
@@ -54,20 +70,49 @@ HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made at run time, whose attrib
 def _make(report):
     """(audit, changes): the hook, and the check after each run."""
     # Everything the check uses is bound here, once.
-    modules_dict, meta_path, path_hooks, path, callbacks = sys.modules, sys.meta_path, sys.path_hooks, sys.path, gc.callbacks
+    modules_dict, meta_path, path_hooks, path, callbacks = (
+        sys.modules,
+        sys.meta_path,
+        sys.path_hooks,
+        sys.path,
+        gc.callbacks,
+    )
     gettrace, getprofile, gc_enabled, gc_threshold = sys.gettrace, sys.getprofile, gc.isenabled, gc.get_threshold
     gc_enable, gc_disable = gc.enable, gc.disable
     int_digits, switch_interval, getcwd = sys.get_int_max_str_digits, sys.getswitchinterval, os.getcwd
     environ, warnings_module = os.environ._data, warnings
     is_, len_, all_, any_, map_, zip_, list_, tuple_, type_, issubclass_, str_, set_, sum_ = (
-        operator.is_, len, all, any, map, zip, list, tuple, type, issubclass, str, set, sum)
+        operator.is_,
+        len,
+        all,
+        any,
+        map,
+        zip,
+        list,
+        tuple,
+        type,
+        issubclass,
+        str,
+        set,
+        sum,
+    )
     # A class's own namespace and names, whatever its metaclass says (a run's metaclass could run code).
     type_dict = type.__dict__['__dict__'].__get__
     type_qualname = type.__dict__['__qualname__'].__get__
     type_flags = type.__dict__['__flags__'].__get__
     dict_get, dict_items, dict_values, proxy_values, proxy_get = (
-        dict.get, dict.items, dict.values, MappingProxyType.values, MappingProxyType.get)
-    gc_objects, repeat_, compress, chain = gc.get_objects, itertools.repeat, itertools.compress, itertools.chain.from_iterable
+        dict.get,
+        dict.items,
+        dict.values,
+        MappingProxyType.values,
+        MappingProxyType.get,
+    )
+    gc_objects, repeat_, compress, chain = (
+        gc.get_objects,
+        itertools.repeat,
+        itertools.compress,
+        itertools.chain.from_iterable,
+    )
     module_dict = ModuleType.__dict__['__dict__'].__get__
     function_code = FunctionType.__dict__['__code__'].__get__
     function_closure = FunctionType.__dict__['__closure__'].__get__
@@ -136,8 +181,13 @@ def _make(report):
             return False
         target = lookup(modules_dict, module)
         for part in split(qualname, '.'):
-            space = (module_dict(target) if issubclass_(type_(target), ModuleType) else
-                     type_dict(target) if issubclass_(type_(target), type) else {})
+            space = (
+                module_dict(target)
+                if issubclass_(type_(target), ModuleType)
+                else type_dict(target)
+                if issubclass_(type_(target), type)
+                else {}
+            )
             target = lookup(space, part)
         return target is obj
 
@@ -209,8 +259,16 @@ def _make(report):
     def settings(collecting):
         """What a run can set in place, compared by value (ints, strs and tuples of them run no code).
         `collecting`: whether the garbage collector was on when the check began (it turns it off)."""
-        return (collecting, gc_threshold(), int_digits(), switch_interval(), getcwd(),
-                tuple_(dict_items(environ)) if all_(type_(k) is bytes and type_(v) is bytes for k, v in dict_items(environ)) else None)
+        return (
+            collecting,
+            gc_threshold(),
+            int_digits(),
+            switch_interval(),
+            getcwd(),
+            tuple_(dict_items(environ))
+            if all_(type_(k) is bytes and type_(v) is bytes for k, v in dict_items(environ))
+            else None,
+        )
 
     def fingerprint(collecting):
         """What later runs would see, flat: (sizes, refs, hooks, settings). sizes are ints; refs, compared by
@@ -239,8 +297,22 @@ def _make(report):
         held += (found, map_(contents, found), (end,))
         sizes = (len_(names), len_(spaces), *counts, *map_(len_, spaces), *cell_counts)
         filters = lookup(module_dict(warnings_module), 'filters')
-        hooks = (*meta_path, None, *path_hooks, None, *path, None, *callbacks, None, *others, None,
-                 *(filters if type_(filters) is list else ()), None, gettrace(), getprofile())
+        hooks = (
+            *meta_path,
+            None,
+            *path_hooks,
+            None,
+            *path,
+            None,
+            *callbacks,
+            None,
+            *others,
+            None,
+            *(filters if type_(filters) is list else ()),
+            None,
+            gettrace(),
+            getprofile(),
+        )
         return sizes, chain(held), hooks, settings(collecting)
 
     def kept(fingerprint):
@@ -251,21 +323,23 @@ def _make(report):
         """A fingerprint per module: {name: (module, keys, values)}, and {name: [(keys, values) of each class
         namespace it defines, then (closure cells, what they hold)]}."""
         count, space_count = sizes[0], sizes[1]
-        counts = sizes[2:2 + count]
-        space_sizes = sizes[2 + count:2 + count + space_count]
-        cell_counts = sizes[2 + count + space_count:]
-        names, modules, at = refs[:count], refs[count:2 * count], 2 * count
+        counts = sizes[2 : 2 + count]
+        space_sizes = sizes[2 + count : 2 + count + space_count]
+        cell_counts = sizes[2 + count + space_count :]
+        names, modules, at = refs[:count], refs[count : 2 * count], 2 * count
         namespaces = []  # (keys, values) of each, in fingerprint()'s order
         for size in space_sizes:
-            namespaces.append((refs[at:at + size], refs[at + size:at + 2 * size]))
+            namespaces.append((refs[at : at + size], refs[at + size : at + 2 * size]))
             at += 2 * size
         all_cells = sum_(cell_counts)
-        found, cell_values = refs[at:at + all_cells], refs[at + all_cells:-1]  # the last is `end`
+        found, cell_values = refs[at : at + all_cells], refs[at + all_cells : -1]  # the last is `end`
         per_module, per_spaces, space, cell = {}, {}, 0, 0
         for name, module, classes_here, cells_here in zip_(names, modules, counts, cell_counts):
             per_module[name] = (module, *namespaces[space])
-            per_spaces[name] = [*namespaces[space + 1:space + 1 + classes_here],
-                                (found[cell:cell + cells_here], cell_values[cell:cell + cells_here])]
+            per_spaces[name] = [
+                *namespaces[space + 1 : space + 1 + classes_here],
+                (found[cell : cell + cells_here], cell_values[cell : cell + cells_here]),
+            ]
             space += 1 + classes_here
             cell += cells_here
         return per_module, per_spaces
@@ -327,7 +401,9 @@ def _make(report):
         if len_(hooks) != len_(old_hooks) or not all_(map_(is_, hooks, old_hooks)):
             reasons.append("changed sys.modules, sys's import or trace hooks, or the warnings filters")
         if now != old_settings:
-            reasons.append("changed a setting of Python's (the garbage collector, the environment, the working directory)")
+            reasons.append(
+                "changed a setting of Python's (the garbage collector, the environment, the working directory)"
+            )
         if unchanged:
             state['before'] = (old_sizes, old_refs, hooks, now)
         else:

@@ -14,6 +14,7 @@ teaching field, from the last call's values. The events, through playground's em
       "verdicts": playground_runtime.explain)
   {"type": "graph", ..., "live": n, "shape": s, "final": true}   at the end of the run, every field
 """
+
 import sys
 import time
 
@@ -32,9 +33,9 @@ class LiveGraph:
         self.number = number
         self.shape = None
         self.structure = None  # (args, why) of the shape drawn: playground_runtime.explain's
-        self.next = 0.0       # when the next event may leave
-        self.latest = None    # (root, rankdir) of the last call
-        self.sent = False     # whether the latest call's values have left
+        self.next = 0.0  # when the next event may leave
+        self.latest = None  # (root, rankdir) of the last call
+        self.sent = False  # whether the latest call's values have left
         self.refused = False  # too large to draw: later calls do nothing
 
 
@@ -87,16 +88,24 @@ class LiveGraphs:
             extra = {'final': True} if final else {}
             self._show(root, rankdir, light=not final, live=live.number, shape=shape, traced=(nodes, edges), **extra)
             return
-        self._send(type='graph-update', live=live.number, shape=shape,
-                   values=[[number(getattr(n, 'data', None)), number(getattr(n, 'grad', None))] for n in nodes],
-                   explain=numbers(nodes, *live.structure))
+        self._send(
+            type='graph-update',
+            live=live.number,
+            shape=shape,
+            values=[[number(getattr(n, 'data', None)), number(getattr(n, 'grad', None))] for n in nodes],
+            explain=numbers(nodes, *live.structure),
+        )
 
 
 def shape_of(nodes, edges):
     """A name for the graph's shape: its values' ops and labels, and which feeds which."""
     position = {id(n): i for i, n in enumerate(nodes)}
-    parts = (tuple(map(str, [getattr(n, '_op', '') for n in nodes])), tuple(map(str, [getattr(n, 'label', '') for n in nodes])),
-             tuple([position[id(c)] for c, _ in edges]), tuple([position[id(p)] for _, p in edges]))
+    parts = (
+        tuple(map(str, [getattr(n, '_op', '') for n in nodes])),
+        tuple(map(str, [getattr(n, 'label', '') for n in nodes])),
+        tuple([position[id(c)] for c, _ in edges]),
+        tuple([position[id(p)] for _, p in edges]),
+    )
     return f"{len(nodes)}-{hash(parts) & 0xFFFFFFFFFFFF:x}"
 
 

@@ -1,6 +1,7 @@
 """How the runtime writes a number: for the page's JSON (json_number, plain, finite) and for a learner to read
 (shown). A learner's number may be any object: nothing here calls a method of a learner's class but where
 it says so."""
+
 import math
 
 
@@ -11,7 +12,7 @@ def json_number(x, strict=False):
         raise TypeError(f"{x!r} is text, not a number")
     if isinstance(x, bool):
         return int(x)
-    if isinstance(x, int) and abs(x) < 2 ** 53:
+    if isinstance(x, int) and abs(x) < 2**53:
         return x
     try:
         x = float(x)

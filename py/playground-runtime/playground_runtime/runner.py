@@ -31,6 +31,7 @@ run() returns a JSON object: {"status": "ok"} | {"status": "interrupted"} |
   with checks, an "ok" result also has "check": {"status": "passed" | "failed", "message": ...};
   with test, an "ok" or "error" result has it too.
 """
+
 import ast
 import builtins
 import contextlib
@@ -44,8 +45,7 @@ import sys
 import traceback
 import types
 
-from scalargrad import engine, nn
-from scalargrad import datasets
+from scalargrad import datasets, engine, nn
 from scalargrad.datasets import make_moons, points
 from scalargrad.graph import MAX_NODES, TRACE_LIMIT, Dot, GraphTooLarge, dot_source, is_node, trace
 
@@ -54,24 +54,35 @@ from .charts import Charts
 from .checks import explain, frames, run_checks
 from .live import LiveGraphs
 from .names import EDITOR as FILENAME
-from .names import TEST as TEST_FILENAME  # an nbgrader test cell: explain() quotes its lines, and calls EDITOR's the learner's
+from .names import (
+    TEST as TEST_FILENAME,  # an nbgrader test cell: explain() quotes its lines, and calls EDITOR's the learner's
+)
+
 OPEN_GROUPED = 300  # values: a network bigger than this opens grouped by neuron, the full graph a click away
 DISPLAY = '__playground_display__'
 NOTEBOOK_PREFIXES = ('%', '!')
-AVAILABLE = ("the Python standard library, scalargrad (also importable as micrograd), graphviz and micropip "
-             "are available; the playground installs nothing from the internet")
+AVAILABLE = (
+    "the Python standard library, scalargrad (also importable as micrograd), graphviz and micropip "
+    "are available; the playground installs nothing from the internet"
+)
 # What to use instead of a package that this offline build does not have.
 INSTEAD = {
     'numpy': "use lists and the math module, or a Value for each number",
     'matplotlib': "plot(step=k, loss=loss.data) draws a live chart, and plot_boundary(model, X, y) a decision boundary",
-    'torch': ("to cross-check gradients as the tutorials do with PyTorch, call gradcheck(root) "
-              "(from scalargrad.gradcheck import gradcheck) or press the graph's Check gradients button"),
+    'torch': (
+        "to cross-check gradients as the tutorials do with PyTorch, call gradcheck(root) "
+        "(from scalargrad.gradcheck import gradcheck) or press the graph's Check gradients button"
+    ),
     'sklearn': "make_moons(n_samples=100, noise=0.1) is built in, as in micrograd's demo",
     'pandas': "use lists and dicts",
 }
 # The names that notebooks give these packages: `np` undefined means `import numpy as np` failed earlier.
-ALIASES = {'np': ('numpy', 'import numpy as np'), 'plt': ('matplotlib', 'import matplotlib.pyplot as plt'),
-           'torch': ('torch', 'import torch'), 'pd': ('pandas', 'import pandas as pd')}
+ALIASES = {
+    'np': ('numpy', 'import numpy as np'),
+    'plt': ('matplotlib', 'import matplotlib.pyplot as plt'),
+    'torch': ('torch', 'import torch'),
+    'pd': ('pandas', 'import pandas as pd'),
+}
 
 
 class Output:
@@ -104,8 +115,15 @@ class Output:
             self._sent += len(text)
             self._emit(json.dumps({'type': self._stream, 'text': text}))
             if self._sent > self.MAX_TEXT:
-                self._emit(json.dumps({'type': 'notice', 'text': f"Output stopped after {self.MAX_TEXT:,} characters; "
-                                       "the program goes on without showing more."}))
+                self._emit(
+                    json.dumps(
+                        {
+                            'type': 'notice',
+                            'text': f"Output stopped after {self.MAX_TEXT:,} characters; "
+                            "the program goes on without showing more.",
+                        }
+                    )
+                )
 
     def event(self, **event):
         self.flush()
@@ -151,10 +169,21 @@ class Env:
             '__name__': '__main__',
             '__builtins__': builtins,
             DISPLAY: self.display,
-            'Value': engine.Value, 'draw_dot': self.draw_dot, 'trace': trace,
-            'Module': nn.Module, 'Neuron': nn.Neuron, 'Layer': nn.Layer, 'MLP': nn.MLP,
-            'make_moons': make_moons, 'points': points, 'math': math, 'random': random, 'input': _no_input,
-            'plot': self.plot, 'plot_boundary': self.plot_boundary, 'display': display,
+            'Value': engine.Value,
+            'draw_dot': self.draw_dot,
+            'trace': trace,
+            'Module': nn.Module,
+            'Neuron': nn.Neuron,
+            'Layer': nn.Layer,
+            'MLP': nn.MLP,
+            'make_moons': make_moons,
+            'points': points,
+            'math': math,
+            'random': random,
+            'input': _no_input,
+            'plot': self.plot,
+            'plot_boundary': self.plot_boundary,
+            'display': display,
         }
 
     def draw_dot(self, root, rankdir='LR', format='svg', live=False):
@@ -297,9 +326,12 @@ class Runner:
         count = sum(1 for line in graph.body if '[' in line and '->' not in line and ' -- ' not in line)
         limit = 2 * MAX_NODES  # a value is a record node plus an op node
         if count > limit:
-            self.show_too_large(f"this graph has {count:,} nodes, more than the {limit:,} that can be drawn", count, limit)
+            self.show_too_large(
+                f"this graph has {count:,} nodes, more than the {limit:,} that can be drawn", count, limit
+            )
         else:
             self.show_graph(graph.source, count, getattr(graph, 'name', None) or '')
+
 
 def _is_graphviz(value):
     return type(value).__module__.split('.')[0] == 'graphviz' and isinstance(getattr(value, 'source', None), str)
@@ -350,7 +382,7 @@ def skip_notebook_commands(source):
         stripped = line.lstrip()
         if stripped.startswith(NOTEBOOK_PREFIXES):
             skipped.append((i + 1, stripped))
-            lines[i] = line[:len(line) - len(stripped)] + 'pass'
+            lines[i] = line[: len(line) - len(stripped)] + 'pass'
     return '\n'.join(lines), skipped
 
 
@@ -387,8 +419,11 @@ _set_recursion_limit = sys.setrecursionlimit
 
 def _capped_recursion_limit(limit):
     if isinstance(limit, int) and limit > MAX_RECURSION_LIMIT:
-        print(f"The playground allows at most {MAX_RECURSION_LIMIT:,} nested calls: the recursion limit is "
-              f"{MAX_RECURSION_LIMIT:,}, not {limit:,}.", file=sys.stderr)
+        print(
+            f"The playground allows at most {MAX_RECURSION_LIMIT:,} nested calls: the recursion limit is "
+            f"{MAX_RECURSION_LIMIT:,}, not {limit:,}.",
+            file=sys.stderr,
+        )
         limit = MAX_RECURSION_LIMIT
     _set_recursion_limit(limit)
 
@@ -416,16 +451,22 @@ class TestCell:
 
     def verdict(self, error=None, wrote_stderr=False):
         if error is None and wrote_stderr:
-            return {'status': 'failed', 'message': "This cell wrote to stderr (see below). nbgrader scores a test "
-                                                   "cell that does as failed, even when its asserts pass."}
+            return {
+                'status': 'failed',
+                'message': "This cell wrote to stderr (see below). nbgrader scores a test "
+                "cell that does as failed, even when its asserts pass.",
+            }
         if error is None:
             return {'status': 'passed', 'message': "This cell's tests passed."}
         lines = [line for name, line in frames(error.__traceback__) if name == TEST_FILENAME]
         if lines and lines[-1] in self.hidden:
             raised = '' if isinstance(error, AssertionError) else f" ({type(error).__name__}: {error})"
             return {'status': 'failed', 'message': f"A hidden test of this cell failed{raised}. Its code is not shown."}
-        stub = (" The answer still has nbgrader's `raise NotImplementedError()`: write your code in its place."
-                if isinstance(error, NotImplementedError) else '')
+        stub = (
+            " The answer still has nbgrader's `raise NotImplementedError()`: write your code in its place."
+            if isinstance(error, NotImplementedError)
+            else ''
+        )
         return {'status': 'failed', 'message': explain(error, self.shown, TEST_FILENAME) + stub}
 
     def redact(self, error):
@@ -448,8 +489,13 @@ def given_points(text):
         raise ValueError("not a list of at most 10,000 points")
     checked = []
     for point in found:
-        if not (isinstance(point, list) and len(point) == 3 and point[2] in (0, 1) and type(point[2]) is int
-                and all(type(v) in (int, float) and math.isfinite(v) for v in point[:2])):
+        if not (
+            isinstance(point, list)
+            and len(point) == 3
+            and point[2] in (0, 1)
+            and type(point[2]) is int
+            and all(type(v) in (int, float) and math.isfinite(v) for v in point[:2])
+        ):
             raise ValueError(f"{point!r} is not [x1, x2, label] with label 0 or 1")
         checked.append((float(point[0]), float(point[1]), point[2]))
     return checked or None
@@ -490,7 +536,9 @@ def _begin(source, emit, env, checks, test, points):
         datasets.given.points = given_points(points)
     except ValueError as e:
         datasets.given.points = None
-        output.event(type='notice', text=f"The points sent with this run were left out ({e}): points() gives the moons.")
+        output.event(
+            type='notice', text=f"The points sent with this run were left out ({e}): points() gives the moons."
+        )
 
     space = Env() if env is None else ENVS.setdefault(env, Env())
     space.runner = Runner(output, space.namespace)
@@ -563,8 +611,10 @@ def _stop_ignored():
 def _missing_module(error, message):
     package = (error.name or '').split('.')[0]
     if package in INSTEAD:
-        return (f"{message}: this playground has no {package}, and it runs offline, so it cannot install it. "
-                f"Instead, {INSTEAD[package]}. Also here: {AVAILABLE}.")
+        return (
+            f"{message}: this playground has no {package}, and it runs offline, so it cannot install it. "
+            f"Instead, {INSTEAD[package]}. Also here: {AVAILABLE}."
+        )
     return f"{message}. In this playground {AVAILABLE}."
 
 
@@ -607,8 +657,10 @@ def _runtime_error(e, filename=FILENAME):
         message = _missing_module(e, message)
     elif type(e) is NameError and type(e.name) is str and e.name in ALIASES:
         package, statement = ALIASES[e.name]
-        message = (f"{message}; it would come from `{statement}`, and this playground has no {package} "
-                   f"(it runs offline, so it cannot install it). Instead, {INSTEAD[package]}.")
+        message = (
+            f"{message}; it would come from `{statement}`, and this playground has no {package} "
+            f"(it runs offline, so it cannot install it). Instead, {INSTEAD[package]}."
+        )
     return {
         'type': type(e).__name__,
         'message': message,

@@ -26,12 +26,21 @@ DOT's (`vN`, graph.py), numbers that JSON cannot hold (nan, inf, not a number) a
           {box: position of its one output}, `weights` {edge id (`SOURCE__BOX`): position of the weight
           that edge carries into the box}. No members, outputs or weights past MAX_NODES values.
 """
+
 import re
 import sys
 
 from scalargrad.gradcheck import Replay, _forward_of, operands
-from scalargrad.graph import (MAX_NODES, NEURON_LABEL, box_of, box_weights, children_of, dot_source, grouped_dot,
-                              neuron_of)
+from scalargrad.graph import (
+    MAX_NODES,
+    NEURON_LABEL,
+    box_of,
+    box_weights,
+    children_of,
+    dot_source,
+    grouped_dot,
+    neuron_of,
+)
 
 from .explain import explanation
 from .numbers import json_number as number
@@ -53,11 +62,13 @@ def extras(root, nodes, edges, rankdir='LR', code_names=None, fields=FIELDS):
         owner = neuron_of(nodes, edges) if {'explain', 'groups'} & set(fields) else {}
     except Exception:
         owner = {}
-    for field, make in [('table', lambda: table(nodes, names)),
-                        ('explain', lambda: explanation(nodes, edges, code_names, owner)),
-                        ('steps', lambda: backward_steps(nodes, names, code_names or {})),
-                        ('check', lambda: grad_check(root, nodes, edges, names, rankdir)),
-                        ('groups', lambda: groups(nodes, edges, rankdir, owner))]:
+    for field, make in [
+        ('table', lambda: table(nodes, names)),
+        ('explain', lambda: explanation(nodes, edges, code_names, owner)),
+        ('steps', lambda: backward_steps(nodes, names, code_names or {})),
+        ('check', lambda: grad_check(root, nodes, edges, names, rankdir)),
+        ('groups', lambda: groups(nodes, edges, rankdir, owner)),
+    ]:
         if field not in fields:
             continue
         try:
@@ -70,10 +81,16 @@ def extras(root, nodes, edges, rankdir='LR', code_names=None, fields=FIELDS):
 
 
 def table(nodes, names):
-    return [{'id': name, 'label': _text(getattr(n, 'label', '')), 'op': _text(getattr(n, '_op', '')),
-             'data': number(getattr(n, 'data', None)),
-             'grad': number(n.grad) if hasattr(n, 'grad') else None}
-            for n, name in zip(nodes, names)]
+    return [
+        {
+            'id': name,
+            'label': _text(getattr(n, 'label', '')),
+            'op': _text(getattr(n, '_op', '')),
+            'data': number(getattr(n, 'data', None)),
+            'grad': number(n.grad) if hasattr(n, 'grad') else None,
+        }
+        for n, name in zip(nodes, names)
+    ]
 
 
 def _text(x):
@@ -117,8 +134,11 @@ def backward_steps(nodes, names, code_names):
                 error = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
             now = [n.grad for n in nodes]
             changed = [j for j, (old, new) in enumerate(zip(grads, now)) if not _same(old, new)]
-            step = {'id': names[i], 'text': _narrate(node, kids, nodes, changed, grads, now, code_names),
-                    'grads': {names[j]: number(now[j]) for j in changed}}
+            step = {
+                'id': names[i],
+                'text': _narrate(node, kids, nodes, changed, grads, now, code_names),
+                'grads': {names[j]: number(now[j]) for j in changed},
+            }
             if error is not None:
                 step['error'] = error
             steps.append(step)
@@ -170,7 +190,7 @@ def _callee(node, code_names):
 
 
 def _narrate(node, kids, nodes, changed, before, after, code_names):
-    """"`o._backward()`: tanh sends 0.5 to n", from what the closure really changed."""
+    """ "`o._backward()`: tanh sends 0.5 to n", from what the closure really changed."""
     callee = _callee(node, code_names)
     call = f"`{callee}._backward()`" if callee else f"`_backward()` of {_name(node)}"
     if not changed:
@@ -213,9 +233,11 @@ def grad_check(root, nodes, edges, names, rankdir):
     result = {'checked': 0, 'wrong': [], 'dot': None, 'reason': None}
     root_grad = getattr(root, 'grad', None)
     if number(root_grad) in (None, 0):
-        result['reason'] = (f"{_grad_of(root)} is {shown(root_grad)}: no backward pass has run on this graph "
-                            f"yet, so there are no grads to check. Call backward() on it (or set its grad to "
-                            f"1.0 and call each _backward()) before drawing it.")
+        result['reason'] = (
+            f"{_grad_of(root)} is {shown(root_grad)}: no backward pass has run on this graph "
+            f"yet, so there are no grads to check. Call backward() on it (or set its grad to "
+            f"1.0 and call each _backward()) before drawing it."
+        )
         return result
     replay = Replay(root, order=nodes)
     checks = [replay.check(n) for n in nodes if hasattr(n, 'grad')]
@@ -223,8 +245,15 @@ def grad_check(root, nodes, edges, names, rankdir):
     result['checked'] = len(checked)
     position = {id(n): i for i, n in enumerate(nodes)}
     wrong = [c for c in reversed(checked) if not c.ok]
-    result['wrong'] = [{'id': names[position[id(c.node)]], 'label': _text(getattr(c.node, 'label', '')),
-                        'grad': number(c.analytic), 'expected': number(c.numeric)} for c in wrong]
+    result['wrong'] = [
+        {
+            'id': names[position[id(c.node)]],
+            'label': _text(getattr(c.node, 'label', '')),
+            'grad': number(c.analytic),
+            'expected': number(c.numeric),
+        }
+        for c in wrong
+    ]
     if wrong:
         result['dot'] = dot_source(nodes, edges, rankdir, marks=[(c.node, c.numeric) for c in wrong])
         hint = _reused_hint([c.node for c in wrong], nodes)
@@ -244,8 +273,10 @@ def _reused_hint(wrong_nodes, nodes):
     for node in wrong_nodes:
         count = uses.get(id(node), 0)
         if count > 1:
-            return (f"{_name(node)} is used {count} times, so its grad is the sum of what each use sends: "
-                    f"does every `_backward` add with `+=`? An `=` keeps only the last share.")
+            return (
+                f"{_name(node)} is used {count} times, so its grad is the sum of what each use sends: "
+                f"does every `_backward` add with `+=`? An `=` keeps only the last share."
+            )
     return None
 
 
@@ -258,8 +289,10 @@ def _why_unchecked(count, total, replay):
     if not op:
         why = f"{name} has no `_op`, so it cannot be recomputed from its inputs"
     elif _known(op):
-        why = (f"recomputing {name} with {op!r} from its inputs does not give its data (does it record "
-               f"every input in `_prev`?)")
+        why = (
+            f"recomputing {name} with {op!r} from its inputs does not give its data (does it record "
+            f"every input in `_prev`?)"
+        )
     else:
         why = f"{name} has the op {op!r}, which the check cannot recompute"
     more = len(replay.unreplayable) - 1

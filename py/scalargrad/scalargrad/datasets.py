@@ -1,4 +1,5 @@
 """Toy data sets in pure Python, for the browser where scikit-learn does not exist."""
+
 import math
 import random
 import types

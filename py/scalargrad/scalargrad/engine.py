@@ -1,4 +1,5 @@
 """A scalar autograd engine with micrograd's shape, minus its reference cycles and recursion."""
+
 import itertools
 import math
 from functools import partial
@@ -79,7 +80,7 @@ _SQRT_2PI = math.sqrt(2 * math.pi)
 
 def power(a, k):
     try:
-        result = a ** k
+        result = a**k
     except ZeroDivisionError:  # 0 ** negative
         return math.copysign(math.inf, a) if float(k).is_integer() and k % 2 else math.inf
     except OverflowError:
@@ -239,10 +240,10 @@ class Value:
         return self * other
 
     def __truediv__(self, other):
-        return self * (other ** -1 if isinstance(other, Value) else power(other, -1))
+        return self * (other**-1 if isinstance(other, Value) else power(other, -1))
 
     def __rtruediv__(self, other):
-        return other * self ** -1
+        return other * self**-1
 
     def __rpow__(self, other):
         return Value(other) ** self
@@ -376,8 +377,11 @@ _releasing_classes = {}
 def _with_release(cls):
     """cls with _release as __del__, under the same name and with the same layout, so a node can switch to it."""
     if cls not in _releasing_classes:
-        _releasing_classes[cls] = type(cls.__name__, (cls,), {
-            '__slots__': (), '__del__': _release, '__module__': cls.__module__, '__qualname__': cls.__qualname__})
+        _releasing_classes[cls] = type(
+            cls.__name__,
+            (cls,),
+            {'__slots__': (), '__del__': _release, '__module__': cls.__module__, '__qualname__': cls.__qualname__},
+        )
     return _releasing_classes[cls]
 
 

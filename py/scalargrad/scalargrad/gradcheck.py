@@ -7,6 +7,7 @@ whichever reading reproduces the recorded data. A node whose replay does not rep
 op we do not know, an operand that was not recorded) cannot be recomputed, and so nothing below it
 can be nudged: those nodes are reported as not checkable, the others are still checked.
 """
+
 import math
 from typing import NamedTuple
 
@@ -99,9 +100,9 @@ def operands(node, kids=None):
 
 class Check(NamedTuple):
     node: object
-    numeric: float   # nan where the node could not be checked
+    numeric: float  # nan where the node could not be checked
     analytic: float
-    ok: object       # True, False, or None (not checkable)
+    ok: object  # True, False, or None (not checkable)
 
 
 class Replay:
@@ -112,8 +113,8 @@ class Replay:
         self.order = trace(root)[0] if order is None else order
         self.position = {id(n): i for i, n in enumerate(self.order)}
         self.data = [n.data for n in self.order]
-        self.rules = {}           # position -> (forward, operand positions)
-        self.unreplayable = []    # positions of computed nodes whose data the replay cannot reproduce
+        self.rules = {}  # position -> (forward, operand positions)
+        self.unreplayable = []  # positions of computed nodes whose data the replay cannot reproduce
         self.parents = [[] for _ in self.order]
         self.leaves = set()
         for i, node in enumerate(self.order):

@@ -16,6 +16,7 @@ Graphviz class `wrong-grad` (viz.js writes it into the SVG as `<g class="node wr
 MLP labels each neuron's output `L<layer>.n<neuron>`: a box holds that output and every value only it
 uses (weights, bias, products, sums, activation).
 """
+
 import re
 
 MAX_NODES = 2000
@@ -50,7 +51,12 @@ def children_of(node):
 
 
 def _stable_key(node):
-    return (str(getattr(node, 'label', '')), str(getattr(node, '_op', '')), repr(node.data), repr(getattr(node, 'grad', None)))
+    return (
+        str(getattr(node, 'label', '')),
+        str(getattr(node, '_op', '')),
+        repr(node.data),
+        repr(getattr(node, 'grad', None)),
+    )
 
 
 class _TooMany(Exception):
@@ -227,15 +233,18 @@ def grouped_dot(nodes, edges, owner, by='neuron', rankdir='LR'):
     the same ids. Edges between boxes are merged: one per pair.
     """
     names = {id(n): f"v{i}" for i, n in enumerate(nodes)}
-    unit = {}      # id(value) -> the name of the box or record that shows it
-    boxes = {}     # box name -> [title, values, outputs], in order of first appearance
+    unit = {}  # id(value) -> the name of the box or record that shows it
+    boxes = {}  # box name -> [title, values, outputs], in order of first appearance
     for n in nodes:
         key = owner.get(id(n))
         if key is None:
             unit[id(n)] = names[id(n)]
             continue
         layer, neuron = key
-        name, title = box_of(layer, neuron, by), (f"layer {layer} · neuron {neuron}" if by == 'neuron' else f"layer {layer}")
+        name, title = (
+            box_of(layer, neuron, by),
+            (f"layer {layer} · neuron {neuron}" if by == 'neuron' else f"layer {layer}"),
+        )
         unit[id(n)] = name
         box = boxes.setdefault(name, [title, 0, []])
         box[1] += 1
@@ -263,7 +272,9 @@ def grouped_dot(nodes, edges, owner, by='neuron', rankdir='LR'):
             fields.append(f"{len(outputs):,} outputs")
         label = ' | '.join(_record_field(f) for f in fields)
         css = ' class=root' if root is not None and unit[id(root)] == name else ''
-        lines.append(f'  {name} [label="{{ {label} }}" shape=Mrecord style=filled fillcolor="#eef2ff"{css} id="{name}"]')
+        lines.append(
+            f'  {name} [label="{{ {label} }}" shape=Mrecord style=filled fillcolor="#eef2ff"{css} id="{name}"]'
+        )
     if by == 'neuron':  # each layer's neurons in one column, in their order (Graphviz may rotate them)
         layers = {}
         for layer, neuron in sorted(set(owner.values())):

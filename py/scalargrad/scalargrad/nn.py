@@ -1,4 +1,5 @@
 """micrograd's nn module: Module, Neuron, Layer, MLP, with the same arguments and a choice of activation."""
+
 import functools
 import random
 
@@ -23,7 +24,6 @@ class Parameter(Value):
 
 
 class Module:
-
     def zero_grad(self):
         for p in self.parameters():
             p.grad = 0
@@ -33,7 +33,6 @@ class Module:
 
 
 class Neuron(Module):
-
     def __init__(self, nin, nonlin=True, activation='relu'):
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}, not {activation!r}")
@@ -72,7 +71,6 @@ class Neuron(Module):
 
 
 class Layer(Module):
-
     def __init__(self, nin, nout, **kwargs):
         self.neurons = [Neuron(nin, **kwargs) for _ in range(nout)]
 
@@ -88,11 +86,11 @@ class Layer(Module):
 
 
 class MLP(Module):
-
     def __init__(self, nin, nouts, activation='relu'):
         sz = [nin] + nouts
-        self.layers = [Layer(sz[i], sz[i + 1], nonlin=i != len(nouts) - 1, activation=activation)
-                       for i in range(len(nouts))]
+        self.layers = [
+            Layer(sz[i], sz[i + 1], nonlin=i != len(nouts) - 1, activation=activation) for i in range(len(nouts))
+        ]
 
     def __call__(self, x):
         for i, layer in enumerate(self.layers):

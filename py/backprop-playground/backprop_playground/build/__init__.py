@@ -16,6 +16,7 @@ this machine made its output from the same inputs: what the steps make is kept i
 which every checkout on it shares (kept.py, made.py). archive.py packs the result
 as a zip or as the teacher's wheel; docs.py builds the documentation site into dist/docs/, which a build keeps.
 """
+
 import json
 import shutil
 
@@ -55,8 +56,14 @@ def build_unlocked(full, dist):
     memory = snapshot.make_snapshot(out, names)
     runtime, write_packed = packed.pack_runtime(out, memory['files'])  # zstd runs while the steps below do
     bundles.bundle_modules(out)
-    info = {'python': python_version, 'micropip': micropip, 'wheels': names, 'runtime': names[-1],
-            'snapshot': memory, 'packed': runtime}
+    info = {
+        'python': python_version,
+        'micropip': micropip,
+        'wheels': names,
+        'runtime': names[-1],
+        'snapshot': memory,
+        'packed': runtime,
+    }
     out.put(dist / 'build.json', json.dumps(info, indent=2).encode())
     out.delete_unmade(keep={dist / service_worker.SW, dist / packed.PACKED}, keep_under={dist / docs.FOLDER})
     service_worker.bundle_service_worker(out)

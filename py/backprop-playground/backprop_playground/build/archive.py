@@ -1,5 +1,6 @@
 """The built site in one file: a zip for a USB stick or any static server, and the wheel a teacher installs
 with pip (the site and its server, no Node needed)."""
+
 import re
 import shutil
 import sys
@@ -33,8 +34,18 @@ def wheel(dist=DIST, into=ROOT):
         shutil.copytree(PACKAGE, stage, ignore=shutil.ignore_patterns('__pycache__', '*.pyc', 'site'))
         shutil.copytree(dist, stage / 'backprop_playground' / 'site', ignore=shutil.ignore_patterns('*.partial'))
         built = Path(folder) / 'wheel'
-        run(sys.executable, '-m', 'pip', 'wheel', '--quiet', '--no-deps', '--wheel-dir', built, stage,
-            label=f"pip wheel {PACKAGE.relative_to(ROOT)} with {dist.relative_to(ROOT)}/ as its site")
+        run(
+            sys.executable,
+            '-m',
+            'pip',
+            'wheel',
+            '--quiet',
+            '--no-deps',
+            '--wheel-dir',
+            built,
+            stage,
+            label=f"pip wheel {PACKAGE.relative_to(ROOT)} with {dist.relative_to(ROOT)}/ as its site",
+        )
         (made,) = built.glob('backprop_playground-*.whl')
         target = Path(into) / made.name
         shutil.move(made, target)

@@ -1,5 +1,6 @@
 """The sources that esbuild bundles with their npm packages, each written beside its source's place in dist/
 (editor.js → cell/editor.bundle.js); the service worker is bundled by service_worker.py."""
+
 from ..paths import WEB
 from .tools import esbuild
 

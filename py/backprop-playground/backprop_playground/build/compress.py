@@ -1,5 +1,6 @@
 """A .gz and a .br beside each text or wasm file of dist/, for `serve` and for hosts that can send them. A .br
 that a build on this machine made for the same bytes comes from the build cache (kept.py)."""
+
 import functools
 import gzip
 import hashlib
@@ -30,8 +31,11 @@ def compress(dist):
     brotli = [path for path, key in keys.items() if not from_cache(path, key)]
     # Brotli at quality 11 takes about a minute for the snapshot alone: Node compresses in one process per
     # core (the largest files spread over them) while Python writes the .gz files.
-    processes = [subprocess.Popen(['node', str(HERE / 'brotli.mjs'), *map(str, group)], cwd=ROOT)
-                 for group in spread(brotli, os.cpu_count() or 1) if group]
+    processes = [
+        subprocess.Popen(['node', str(HERE / 'brotli.mjs'), *map(str, group)], cwd=ROOT)
+        for group in spread(brotli, os.cpu_count() or 1)
+        if group
+    ]
     if processes:
         print(f"$ node: brotli for {len(brotli)} files in {len(processes)} processes")
     try:

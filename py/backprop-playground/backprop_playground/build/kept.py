@@ -7,6 +7,7 @@ is never stale: a changed input or program has another name. Each kind keeps its
 Writes go to a partial file that is then renamed, so two builds at once (two checkouts) never see half an
 entry; an entry deleted under a reader (another build pruning) is read as missing and made again.
 """
+
 import os
 import shutil
 import tempfile

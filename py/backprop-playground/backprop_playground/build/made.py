@@ -8,6 +8,7 @@ the program said it read (esbuild's metafile). Each make is kept as made/NAME/KE
 files it read, then the output. A make during which an input changed (a given file's bytes differ after it, or a
 file the program read was modified after it started) is not kept, and runs again the next time.
 """
+
 import hashlib
 import json
 import tempfile
@@ -46,7 +47,9 @@ def made(name, given, make):
 def kept_make(name, given_digest):
     """The output of a kept make of step `name` whose inputs are as they are now (`given` by its digest), or None."""
     try:
-        entries = sorted(kept.folder(f"{KIND}/{name}").iterdir(), key=lambda path: path.stat().st_mtime_ns, reverse=True)
+        entries = sorted(
+            kept.folder(f"{KIND}/{name}").iterdir(), key=lambda path: path.stat().st_mtime_ns, reverse=True
+        )
     except OSError:
         return None
     for entry in entries:
@@ -67,8 +70,13 @@ def edited_since(started, read):
 
 def key(given, read, given_digest=None):
     """The hash of `given` (or its `given_digest`) and of the files `read`, by path and bytes."""
-    return digest([Path(__file__),  # a record is only as good as the rules that wrote it
-                   given_digest or digest(given), *(item for path in read for item in (path, ROOT / path))])[:16]
+    return digest(
+        [
+            Path(__file__),  # a record is only as good as the rules that wrote it
+            given_digest or digest(given),
+            *(item for path in read for item in (path, ROOT / path)),
+        ]
+    )[:16]
 
 
 def digest(parts):

@@ -1,5 +1,6 @@
 """dist/ as one build writes it: a file is rewritten only when its bytes changed (an unchanged file keeps
 its modification time, and so its .br and .gz), and what the build did not make is deleted at its end."""
+
 from pathlib import Path
 
 from ..paths import ROOT

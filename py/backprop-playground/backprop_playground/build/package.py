@@ -6,6 +6,7 @@ that this copy has none), compressed copies (a CDN compresses by itself), the se
 pages of its own origin) and the documentation site. jsDelivr takes no file over 20 MB and no package over
 150 MB (its README, "Restrictions"): the step fails rather than write a package it would refuse.
 """
+
 import json
 import shutil
 import tempfile
@@ -25,9 +26,14 @@ SERVES_PAGES = 'const SERVES_PAGES = true;'
 
 def package_files(dist=DIST):
     """The files of `dist` that the package holds, as paths relative to it."""
-    return [path.relative_to(dist) for path in sorted(dist.rglob('*'))
-            if path.is_file() and path.suffix not in LEFT_OUT and path.name != 'sw.js'
-            and not path.relative_to(dist).as_posix().startswith('docs/')]
+    return [
+        path.relative_to(dist)
+        for path in sorted(dist.rglob('*'))
+        if path.is_file()
+        and path.suffix not in LEFT_OUT
+        and path.name != 'sw.js'
+        and not path.relative_to(dist).as_posix().startswith('docs/')
+    ]
 
 
 def lay_out(folder, dist=DIST):
@@ -50,19 +56,25 @@ def lay_out(folder, dist=DIST):
     if total > MAX_PACKAGE:
         fail(f"the package would be {total / 1e6:.1f} MB, over a CDN's {MAX_PACKAGE / 1e6:.0f} MB")
     number = version()
-    (folder / 'package.json').write_text(json.dumps({
-        'name': NAME,
-        'version': number,
-        'description': 'Runnable Python cells with computation graphs for any article: one script line, '
-                       'Python and Graphviz in the page, nothing else fetched.',
-        'license': 'MIT',
-        'type': 'module',
-        'files': sorted({path.parts[0] for path in files}),
-        'exports': {'.': './embed.js', './*': './*'},
-        'jsdelivr': './embed.js',
-        'unpkg': './embed.js',
-        'keywords': ['backpropagation', 'autograd', 'pyodide', 'micrograd', 'teaching', 'embed'],
-    }, indent=2) + '\n')
+    (folder / 'package.json').write_text(
+        json.dumps(
+            {
+                'name': NAME,
+                'version': number,
+                'description': 'Runnable Python cells with computation graphs for any article: one script line, '
+                'Python and Graphviz in the page, nothing else fetched.',
+                'license': 'MIT',
+                'type': 'module',
+                'files': sorted({path.parts[0] for path in files}),
+                'exports': {'.': './embed.js', './*': './*'},
+                'jsdelivr': './embed.js',
+                'unpkg': './embed.js',
+                'keywords': ['backpropagation', 'autograd', 'pyodide', 'micrograd', 'teaching', 'embed'],
+            },
+            indent=2,
+        )
+        + '\n'
+    )
     readme = (Path(__file__).resolve().parent / 'npm-readme.md').read_text()
     (folder / 'README.md').write_text(readme.replace('VERSION', number))
     return number, sizes
@@ -80,6 +92,8 @@ def package(dist=DIST, into=ROOT):
         target = Path(into) / tarball.name
         shutil.move(tarball, target)
     largest = max(sizes, key=sizes.get)
-    print(f"wrote {target.name} ({NAME}@{number}): {len(sizes) + 2} files, {target.stat().st_size / 1e6:.1f} MB packed, "
-          f"{sum(sizes.values()) / 1e6:.1f} MB unpacked; the largest is {largest} ({sizes[largest] / 1e6:.1f} MB)")
+    print(
+        f"wrote {target.name} ({NAME}@{number}): {len(sizes) + 2} files, {target.stat().st_size / 1e6:.1f} MB packed, "
+        f"{sum(sizes.values()) / 1e6:.1f} MB unpacked; the largest is {largest} ({sizes[largest] / 1e6:.1f} MB)"
+    )
     return target

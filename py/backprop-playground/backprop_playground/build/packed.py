@@ -6,6 +6,7 @@ so the three shrink together to 7.5 MB, against 11.8 MB as gzip and 8.4 MB as br
 65 ms (brotli's decoder in wasm took 750 ms here). Measured on Pyodide 314's files. Each part starts at a
 multiple of 16 bytes: Pyodide reads the snapshot through a Uint32Array, which needs an aligned offset.
 """
+
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
 
@@ -31,8 +32,15 @@ def pack_runtime(out, snapshot):
     for part in parts:
         digest.update((out.dist / part).read_bytes())
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='packed runtime')
-    packing = pool.submit(kept.kept_or_made, KIND, f"{digest.hexdigest()[:16]}.zst", MOST, lambda target: node(
-        PROGRAM, target, *(out.dist / part for part in parts), label='node: zstd for the packed runtime'))
+    packing = pool.submit(
+        kept.kept_or_made,
+        KIND,
+        f"{digest.hexdigest()[:16]}.zst",
+        MOST,
+        lambda target: node(
+            PROGRAM, target, *(out.dist / part for part in parts), label='node: zstd for the packed runtime'
+        ),
+    )
     pool.shutdown(wait=False)
 
     def finish():

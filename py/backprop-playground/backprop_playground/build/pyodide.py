@@ -1,5 +1,6 @@
 """The Python runtime from the `pyodide` npm package into dist/pyodide/, with the micropip wheel its lock
 names (from PyPI, with the lock's hash corrected) and the standard library rewritten stored."""
+
 import hashlib
 import io
 import json
@@ -47,8 +48,20 @@ def download_wheel(requirement):
         folder.mkdir(parents=True, exist_ok=True)
         # Downloaded beside it, then renamed in: another checkout's build never takes half a wheel.
         with tempfile.TemporaryDirectory(dir=folder, suffix='.partial') as partial:
-            run(sys.executable, '-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:',
-                '--python-version', PYTHON, '--dest', partial, requirement)
+            run(
+                sys.executable,
+                '-m',
+                'pip',
+                'download',
+                '--quiet',
+                '--no-deps',
+                '--only-binary=:all:',
+                '--python-version',
+                PYTHON,
+                '--dest',
+                partial,
+                requirement,
+            )
             for wheel in Path(partial).glob(pattern):
                 wheel.replace(folder / wheel.name)
         found = sorted(folder.glob(pattern))

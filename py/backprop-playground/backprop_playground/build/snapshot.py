@@ -9,6 +9,7 @@ restoring it. It is kept in the machine's build cache by its key (kept.py), sinc
 dist/ holds it in files of at most 16 MiB (31.5 MB whole): Cloudflare Pages refuses a file over 25 MiB and
 jsDelivr one over 20 MB. The worker joins them (about 10 ms); the packed runtime carries them as parts too.
 """
+
 import hashlib
 import zipfile
 
@@ -43,13 +44,14 @@ def piece_name(index):
 def make_snapshot(out, wheels):
     """Writes the snapshot's pieces; returns build.json's entry: {files, size}."""
     name = f"{key(out.dist, wheels)}.bin"
-    data, made = kept.kept_or_made(KIND, name, MOST, lambda target: node(PROGRAM, out.dist, target, *wheels,
-                                                                         label='node: Pyodide memory snapshot'))
+    data, made = kept.kept_or_made(
+        KIND, name, MOST, lambda target: node(PROGRAM, out.dist, target, *wheels, label='node: Pyodide memory snapshot')
+    )
     if not made:
         print(f"  {SNAPSHOT}: the runtime and the wheels are unchanged, so the snapshot is the one kept ({name})")
     files = []
     for index, start in enumerate(range(0, len(data), PIECE)):
         files.append(piece_name(index))
-        out.put(out.dist / files[-1], data[start:start + PIECE])
+        out.put(out.dist / files[-1], data[start : start + PIECE])
     print(f"  {SNAPSHOT}: {len(data) / 1e6:.1f} MB, as {', '.join(files)}")
     return {'files': files, 'size': len(data)}

@@ -1,4 +1,5 @@
 """The programs a build runs: npm, node, pip and esbuild, each command printed before it runs."""
+
 import json
 import shutil
 import subprocess
@@ -26,11 +27,19 @@ def esbuild(name, source, *options):
     """esbuild's bundle of `source` (bytes), made again only when a file it read (its metafile's inputs, npm
     packages' files included), the options, the npm lock or this command changed. `name`: the step's, for
     made.py. What the metafile does not list (a new file that an import would now resolve to) needs --full."""
+
     def make(target):
         with tempfile.TemporaryDirectory() as folder:
             meta = Path(folder) / 'meta.json'
-            run(ESBUILD, source, '--bundle', '--log-level=warning', *options, f"--metafile={meta}",
-                f"--outfile={target}")
+            run(
+                ESBUILD,
+                source,
+                '--bundle',
+                '--log-level=warning',
+                *options,
+                f"--metafile={meta}",
+                f"--outfile={target}",
+            )
             return json.loads(meta.read_text())['inputs']  # paths relative to ROOT, run()'s working folder
 
     return made(name, [Path(__file__), ROOT / 'package.json', ROOT / 'package-lock.json', *options], make)

@@ -1,5 +1,6 @@
 """web/ into dist/: every file at its place, pages with the Content-Security-Policy's <meta>, and the
 vendored libraries the pages load as they are (viz.js, DOMPurify, zstd's decoder)."""
+
 from ..paths import NODE_MODULES, WEB
 from ..policy import csp_meta, policy_for
 from .output import shown
@@ -7,8 +8,16 @@ from .tools import fail
 
 VENDORED = {
     NODE_MODULES / '@viz-js' / 'viz' / 'dist' / 'viz.js': 'vendor/viz.js',
-    NODE_MODULES / 'dompurify' / 'dist' / 'purify.es.mjs': 'vendor/purify.es.mjs',  # graph-renderer.js cleans graphs with it
-    NODE_MODULES / '@bokuweb' / 'zstd-wasm' / 'dist' / 'web' / 'zstd.wasm': 'vendor/zstd.wasm',  # unpack-worker.js decodes with it
+    NODE_MODULES
+    / 'dompurify'
+    / 'dist'
+    / 'purify.es.mjs': 'vendor/purify.es.mjs',  # graph-renderer.js cleans graphs with it
+    NODE_MODULES
+    / '@bokuweb'
+    / 'zstd-wasm'
+    / 'dist'
+    / 'web'
+    / 'zstd.wasm': 'vendor/zstd.wasm',  # unpack-worker.js decodes with it
 }
 CHARSET = '<meta charset="utf-8">'
 

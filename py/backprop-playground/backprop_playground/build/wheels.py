@@ -1,5 +1,6 @@
 """The wheels the page's Python unpacks into site-packages (dist/wheels/): the engine and the page's runtime,
 built from py/, and the pure-Python `graphviz` from PyPI (learners' programs use it; Pyodide's lock has none)."""
+
 import io
 import sys
 import tempfile
@@ -38,8 +39,11 @@ def build_wheel(out, package):
         return []
 
     # The backend (hatchling) leaves out what the checkout's .gitignore names.
-    given = [Path(__file__), ROOT / '.gitignore',
-             *(part for path in sources for part in (path.relative_to(folder).as_posix(), path))]
+    given = [
+        Path(__file__),
+        ROOT / '.gitignore',
+        *(part for path in sources for part in (path.relative_to(folder).as_posix(), path)),
+    ]
     data = made(f"wheel-{package}", given, make)
     name = wheel_name(data)
     if out.put(out.dist / 'wheels' / name, data):
@@ -49,14 +53,21 @@ def build_wheel(out, package):
 
 def is_made(path):
     """Whether `path`, relative to a package's folder, is something a build or Python left there."""
-    return (path.parts[0] in NOT_SOURCES or '__pycache__' in path.parts or path.suffix == '.pyc'
-            or any(part.endswith('.egg-info') for part in path.parts))
+    return (
+        path.parts[0] in NOT_SOURCES
+        or '__pycache__' in path.parts
+        or path.suffix == '.pyc'
+        or any(part.endswith('.egg-info') for part in path.parts)
+    )
 
 
 def wheel_name(data):
     """A wheel's file name, from its own .dist-info: NAME-VERSION-TAG.whl."""
     with zipfile.ZipFile(io.BytesIO(data)) as wheel:
         (info,) = {entry.split('/')[0] for entry in wheel.namelist() if entry.split('/')[0].endswith('.dist-info')}
-        tag = next(line.removeprefix('Tag: ') for line in wheel.read(f"{info}/WHEEL").decode().splitlines()
-                   if line.startswith('Tag: '))
+        tag = next(
+            line.removeprefix('Tag: ')
+            for line in wheel.read(f"{info}/WHEEL").decode().splitlines()
+            if line.startswith('Tag: ')
+        )
     return f"{info.removesuffix('.dist-info')}-{tag}.whl"

@@ -2,6 +2,7 @@
 (statements.py), who is here (presence.py), how learners reach the room and what their browsers can do there
 (network.py) and its HTTP API (api.py), which `serve --classroom DIR` mounts; with `--forward URL`, the
 record sent on to the school's Learning Record Store (forward.py)."""
+
 from .statements import MESSAGE, XAPI_VERSION, Refused
 from .store import Classroom
 

@@ -1,18 +1,19 @@
 """The classroom's HTTP API, as a table of routes that the site's server answers from (server/static.py):
 
-    GET  classroom/config.json          200 {"xapi", "version", "mode", "forwarding"}: the page joins the room
-    POST classroom/xapi/statements      one statement or a list (X-Experience-API-Version: 1.0.3) -> 200 [ids]
-    POST classroom/presence             {"key", "browser": {"secure", "isolated", "interrupt", "offline"}} -> 204:
-                                        every 5 s from a joined page; it learns whether the server answers
-    GET  classroom/handouts             what DIR/release/ hands out, and (X-Learner-Key) that learner's hand-ins
-                                        and feedback
-    GET  classroom/release/A/FILE       a file handed out
-    POST classroom/hand-in              {key, name, assignment, file, notebook} -> 200 {student, at}
-    GET  classroom/feedback/A/NAME      (X-Learner-Key) that learner's feedback from nbgrader, to them alone
-    GET  classroom/progress             (Authorization: Bearer TOKEN) each learner's state per exercise, hand-ins
-    GET  classroom/export.csv           (the same token) one row per learner and exercise
-    GET  classroom/hand-ins/A.zip       (the same token) every hand-in of an assignment, in nbgrader's layout
+GET  classroom/config.json          200 {"xapi", "version", "mode", "forwarding"}: the page joins the room
+POST classroom/xapi/statements      one statement or a list (X-Experience-API-Version: 1.0.3) -> 200 [ids]
+POST classroom/presence             {"key", "browser": {"secure", "isolated", "interrupt", "offline"}} -> 204:
+                                    every 5 s from a joined page; it learns whether the server answers
+GET  classroom/handouts             what DIR/release/ hands out, and (X-Learner-Key) that learner's hand-ins
+                                    and feedback
+GET  classroom/release/A/FILE       a file handed out
+POST classroom/hand-in              {key, name, assignment, file, notebook} -> 200 {student, at}
+GET  classroom/feedback/A/NAME      (X-Learner-Key) that learner's feedback from nbgrader, to them alone
+GET  classroom/progress             (Authorization: Bearer TOKEN) each learner's state per exercise, hand-ins
+GET  classroom/export.csv           (the same token) one row per learner and exercise
+GET  classroom/hand-ins/A.zip       (the same token) every hand-in of an assignment, in nbgrader's layout
 """
+
 import json
 import mimetypes
 import socket
@@ -39,19 +40,35 @@ def routes(classroom):
     coursework = classroom.coursework
 
     def config(handler):
-        reply(handler, 200, {'xapi': 'classroom/xapi/statements', 'version': XAPI_VERSION, 'mode': classroom.mode,
-                             'forwarding': classroom.forwarder is not None})
+        reply(
+            handler,
+            200,
+            {
+                'xapi': 'classroom/xapi/statements',
+                'version': XAPI_VERSION,
+                'mode': classroom.mode,
+                'forwarding': classroom.forwarder is not None,
+            },
+        )
 
     def statements(handler):
         body = read_body(handler, MAX_BODY)
-        reply(handler, 200, classroom.store(body, handler.headers.get('X-Experience-API-Version'), handler.headers.get('Host', '')))
+        reply(
+            handler,
+            200,
+            classroom.store(body, handler.headers.get('X-Experience-API-Version'), handler.headers.get('Host', '')),
+        )
 
     def presence(handler):
         classroom.presence.seen(read_body(handler, MAX_PRESENCE_BODY))
         reply(handler, 204, None)
 
     def handouts(handler):
-        reply(handler, 200, {'handouts': coursework.handouts(), 'mine': coursework.of_learner(handler.headers.get('X-Learner-Key'))})
+        reply(
+            handler,
+            200,
+            {'handouts': coursework.handouts(), 'mine': coursework.of_learner(handler.headers.get('X-Learner-Key'))},
+        )
 
     def release(handler):
         assignment, *path = names_after(handler, '/classroom/release/')
@@ -73,7 +90,9 @@ def routes(classroom):
         if len(names) != 2:
             raise Refused(404, "no feedback for you here")
         found = coursework.feedback_file(handler.headers.get('X-Learner-Key'), *names)
-        reply(handler, 200, found.read_bytes(), 'text/html; charset=utf-8', {**FROM_THE_ROOM, 'Cache-Control': 'no-store'})
+        reply(
+            handler, 200, found.read_bytes(), 'text/html; charset=utf-8', {**FROM_THE_ROOM, 'Cache-Control': 'no-store'}
+        )
 
     def progress(handler):
         authorize(handler)
@@ -96,11 +115,18 @@ def routes(classroom):
         if not classroom.authorized(handler.headers.get('Authorization')):
             raise Refused(401, "the teacher's token is missing or wrong")
 
-    table = {('GET', '/classroom/config.json'): config, ('POST', '/classroom/xapi/statements'): statements,
-             ('POST', '/classroom/presence'): presence, ('GET', '/classroom/handouts'): handouts,
-             ('GET', '/classroom/release/'): release, ('POST', '/classroom/hand-in'): hand_in,
-             ('GET', '/classroom/feedback/'): feedback, ('GET', '/classroom/progress'): progress,
-             ('GET', '/classroom/export.csv'): export, ('GET', '/classroom/hand-ins/'): hand_ins}
+    table = {
+        ('GET', '/classroom/config.json'): config,
+        ('POST', '/classroom/xapi/statements'): statements,
+        ('POST', '/classroom/presence'): presence,
+        ('GET', '/classroom/handouts'): handouts,
+        ('GET', '/classroom/release/'): release,
+        ('POST', '/classroom/hand-in'): hand_in,
+        ('GET', '/classroom/feedback/'): feedback,
+        ('GET', '/classroom/progress'): progress,
+        ('GET', '/classroom/export.csv'): export,
+        ('GET', '/classroom/hand-ins/'): hand_ins,
+    }
     return {route: answering_refusals(handle) for route, handle in table.items()}
 
 
@@ -123,6 +149,7 @@ def content_type(name):
 
 def answering_refusals(handle):
     """A route whose Refused becomes a JSON answer with its status (and anything else a 500)."""
+
     def route(handler):
         try:
             handle(handler)
@@ -133,8 +160,13 @@ def answering_refusals(handle):
                 discard_body(handler)
         except Exception as error:  # a bug: the learner gets an answer, the teacher's terminal the traceback
             print(traceback.format_exc(), file=sys.stderr, flush=True)
-            reply(handler, 500, {'error': f"the classroom failed ({type(error).__name__}): tell the teacher"},
-                  headers={'Connection': 'close'})
+            reply(
+                handler,
+                500,
+                {'error': f"the classroom failed ({type(error).__name__}): tell the teacher"},
+                headers={'Connection': 'close'},
+            )
+
     return route
 
 

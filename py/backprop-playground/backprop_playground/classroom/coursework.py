@@ -13,6 +13,7 @@
 Nothing else of DIR is ever served. A hand-in is written beside, synced and renamed into place before it is
 acknowledged: a kill -9 leaves every acknowledged hand-in whole and no partial file where nbgrader looks.
 """
+
 import csv
 import hmac
 import io
@@ -44,14 +45,18 @@ WRITING_AT_ONCE = 4  # hand-ins read and stored at once; more wait their turn, t
 STALE_PARTIAL_S = 600
 # nbformat 4's schema: the properties each part may have (required ones are checked on their own).
 NOTEBOOK_KEYS = {'cells', 'metadata', 'nbformat', 'nbformat_minor'}
-CELL_KEYS = {'code': {'id', 'cell_type', 'metadata', 'source', 'outputs', 'execution_count'},
-             'markdown': {'id', 'cell_type', 'metadata', 'source', 'attachments'},
-             'raw': {'id', 'cell_type', 'metadata', 'source', 'attachments'}}
+CELL_KEYS = {
+    'code': {'id', 'cell_type', 'metadata', 'source', 'outputs', 'execution_count'},
+    'markdown': {'id', 'cell_type', 'metadata', 'source', 'attachments'},
+    'raw': {'id', 'cell_type', 'metadata', 'source', 'attachments'},
+}
 # Each output type's properties, every one required.
-OUTPUT_KEYS = {'stream': {'output_type', 'name', 'text'},
-               'display_data': {'output_type', 'data', 'metadata'},
-               'execute_result': {'output_type', 'data', 'metadata', 'execution_count'},
-               'error': {'output_type', 'ename', 'evalue', 'traceback'}}
+OUTPUT_KEYS = {
+    'stream': {'output_type', 'name', 'text'},
+    'display_data': {'output_type', 'data', 'metadata'},
+    'execute_result': {'output_type', 'data', 'metadata', 'execution_count'},
+    'error': {'output_type', 'ename', 'evalue', 'traceback'},
+}
 JSON_MIME = re.compile(r'^application/(.*\+)?json$')  # a mimebundle's values are text, but for these
 CELL_ID = re.compile(r'^[a-zA-Z0-9_-]{1,64}$')
 # Folders where a student id may already mean someone: a new learner is never given one of them.
@@ -97,8 +102,11 @@ class Coursework:
         for assignment in sorted(release.iterdir() if release.is_dir() else []):
             if not assignment.is_dir() or assignment.name.startswith('.'):
                 continue
-            files = sorted(path.relative_to(assignment).as_posix() for path in assignment.rglob('*')
-                           if path.is_file() and not any(part.startswith('.') for part in path.relative_to(assignment).parts))
+            files = sorted(
+                path.relative_to(assignment).as_posix()
+                for path in assignment.rglob('*')
+                if path.is_file() and not any(part.startswith('.') for part in path.relative_to(assignment).parts)
+            )
             found.append({'assignment': assignment.name, 'files': files})
         return found
 
@@ -106,7 +114,9 @@ class Coursework:
         """The path of a handed-out file; Refused(404) for anything else, whatever the name tries."""
         release = (self.folder / 'release').resolve()
         parts = [assignment, *file.split('/')]
-        if not file or any(not safe(part) or part.startswith('.') for part in parts):  # .ipynb_checkpoints: not handed out
+        if not file or any(
+            not safe(part) or part.startswith('.') for part in parts
+        ):  # .ipynb_checkpoints: not handed out
             raise Refused(404, "no such file is handed out")
         path = (release / assignment / file).resolve()
         if not path.is_relative_to(release / assignment) or not path.is_file():
@@ -123,7 +133,9 @@ class Coursework:
             raise Refused(400, "the body is not JSON") from None
         if not isinstance(data, dict):
             raise Refused(400, "a hand-in is a JSON object: {key, name, assignment, file, notebook}")
-        key, name, assignment, file, notebook = (data.get(field) for field in ('key', 'name', 'assignment', 'file', 'notebook'))
+        key, name, assignment, file, notebook = (
+            data.get(field) for field in ('key', 'name', 'assignment', 'file', 'notebook')
+        )
         if not (text(key, 100) and text(name, 100)):
             raise Refused(400, "a hand-in needs the learner's `key` and `name` (up to 100 characters)")
         for what, value in [('assignment', assignment), ('file', file)]:
@@ -140,7 +152,9 @@ class Coursework:
         self.count(key)
         data = json.dumps(notebook, indent=1).encode() + b'\n'
         if shutil.disk_usage(self.folder).free < len(data) + FREE_SPACE_FLOOR:
-            raise Refused(507, "the teacher's laptop is nearly out of disk space: your work waits here and is sent again")
+            raise Refused(
+                507, "the teacher's laptop is nearly out of disk space: your work waits here and is sent again"
+            )
         try:
             with self.lock:
                 student, new = self.student(key, name)
@@ -150,7 +164,9 @@ class Coursework:
             with folder_lock:
                 at = datetime.now(timezone.utc)
                 stem = file.rsplit('.', 1)[0]
-                self.write(self.folder / 'submitted' / student / assignment, f"{stem}.ipynb", data, at, student, assignment)
+                self.write(
+                    self.folder / 'submitted' / student / assignment, f"{stem}.ipynb", data, at, student, assignment
+                )
         except (OSError, sqlite3.Error) as error:  # a full disk, a folder made read-only: the page sends it again
             raise Refused(503, f"the classroom could not store it ({error}): it will be sent again") from None
         return {'student': student, 'at': at.isoformat(timespec='seconds')}
@@ -166,7 +182,9 @@ class Coursework:
                     del self.recent[quiet]
                 times = self.recent.setdefault(key, times)
             if len(times) >= MAX_HAND_INS:
-                raise Refused(429, f"more than {MAX_HAND_INS} hand-ins in a minute from one learner: wait, then hand in again")
+                raise Refused(
+                    429, f"more than {MAX_HAND_INS} hand-ins in a minute from one learner: wait, then hand in again"
+                )
             times.append(now)
 
     def student(self, key, name):
@@ -180,8 +198,12 @@ class Coursework:
                 return row[0], row[1] != name
             base = folder_safe(name)
             taken = {student for (student,) in db.execute('SELECT student FROM learners')}
-            student = next(candidate for candidate in (base if n == 1 else f"{base}_{n}" for n in itertools.count(1))
-                           if candidate not in taken and not any((self.folder / where / candidate).exists() for where in STUDENT_FOLDERS))
+            student = next(
+                candidate
+                for candidate in (base if n == 1 else f"{base}_{n}" for n in itertools.count(1))
+                if candidate not in taken
+                and not any((self.folder / where / candidate).exists() for where in STUDENT_FOLDERS)
+            )
             db.execute('INSERT INTO learners VALUES (?, ?, ?)', (key, student, name))
             return student, True
 
@@ -273,10 +295,17 @@ class Coursework:
         """{learner key: {"name", "student", "hand_ins": {assignment: when handed in}}}, for the board."""
         with closing(self.connect()) as db:
             learners = db.execute('SELECT key, student, name FROM learners').fetchall()
-        return {key: {'name': name, 'student': student,
-                      'hand_ins': {stamp.parent.name: stamp_of(stamp)
-                                   for stamp in sorted((self.folder / 'submitted' / student).glob('*/timestamp.txt'))}}
-                for key, student, name in learners}
+        return {
+            key: {
+                'name': name,
+                'student': student,
+                'hand_ins': {
+                    stamp.parent.name: stamp_of(stamp)
+                    for stamp in sorted((self.folder / 'submitted' / student).glob('*/timestamp.txt'))
+                },
+            }
+            for key, student, name in learners
+        }
 
     def zip(self, assignment):
         """Every hand-in of an assignment in nbgrader's layout (submitted/STUDENT/ASSIGNMENT/…), as zip bytes."""
@@ -317,7 +346,9 @@ def notebook_problem(notebook):
         return f"a notebook has no `{sorted(set(notebook) - NOTEBOOK_KEYS)[0]}`"
     metadata = notebook['metadata']
     for part, required in [('kernelspec', ('name', 'display_name')), ('language_info', ('name',))]:
-        if part in metadata and not (isinstance(metadata[part], dict) and all(isinstance(metadata[part].get(key), str) for key in required)):
+        if part in metadata and not (
+            isinstance(metadata[part], dict) and all(isinstance(metadata[part].get(key), str) for key in required)
+        ):
             return f"the notebook's `metadata.{part}` must be an object with {' and '.join(f'`{key}`' for key in required)} as text"
     for number, cell in enumerate(notebook['cells'], 1):
         if not isinstance(cell, dict) or cell.get('cell_type') not in CELL_KEYS:
@@ -327,7 +358,9 @@ def notebook_problem(notebook):
             return f"cell {number}: a {kind} cell has no `{sorted(set(cell) - CELL_KEYS[kind])[0]}`"
         if not multiline(cell.get('source')):
             return f"cell {number}'s `source` must be text or a list of lines"
-        if 'attachments' in cell and not (isinstance(cell['attachments'], dict) and all(map(mimebundle, cell['attachments'].values()))):
+        if 'attachments' in cell and not (
+            isinstance(cell['attachments'], dict) and all(map(mimebundle, cell['attachments'].values()))
+        ):
             return f"cell {number}'s `attachments` must map names to data keyed by MIME type"
         if not isinstance(cell.get('metadata'), dict):
             return f"cell {number}'s `metadata` must be an object"
@@ -354,12 +387,18 @@ def output_problem(output):
         return f"a {kind} output has exactly {', '.join(f'`{key}`' for key in sorted(OUTPUT_KEYS[kind]))}"
     if kind == 'stream' and not (isinstance(output['name'], str) and multiline(output['text'])):
         return "a stream output's `name` and `text` must be text"
-    if kind in ('display_data', 'execute_result') and not (mimebundle(output['data']) and isinstance(output['metadata'], dict)):
+    if kind in ('display_data', 'execute_result') and not (
+        mimebundle(output['data']) and isinstance(output['metadata'], dict)
+    ):
         return f"a {kind} output's `data` must be keyed by MIME type, and its `metadata` an object"
     if kind == 'execute_result' and not (output['execution_count'] is None or counted(output['execution_count'])):
         return "an execute_result's `execution_count` must be a number or null"
-    if kind == 'error' and not (isinstance(output['ename'], str) and isinstance(output['evalue'], str)
-                                and isinstance(output['traceback'], list) and all(isinstance(line, str) for line in output['traceback'])):
+    if kind == 'error' and not (
+        isinstance(output['ename'], str)
+        and isinstance(output['evalue'], str)
+        and isinstance(output['traceback'], list)
+        and all(isinstance(line, str) for line in output['traceback'])
+    ):
         return "an error output's `ename` and `evalue` must be text and its `traceback` a list of lines"
     return None
 
@@ -383,7 +422,11 @@ def stamp_of(path):
     except OSError:
         return None
     try:
-        return datetime.strptime(stamp, '%Y-%m-%d %H:%M:%S.%f UTC').replace(tzinfo=timezone.utc).isoformat(timespec='seconds')
+        return (
+            datetime.strptime(stamp, '%Y-%m-%d %H:%M:%S.%f UTC')
+            .replace(tzinfo=timezone.utc)
+            .isoformat(timespec='seconds')
+        )
     except ValueError:
         return stamp
 

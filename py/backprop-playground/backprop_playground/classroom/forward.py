@@ -5,6 +5,7 @@ learner key replaced by a pseudonym: `as_sent`), and marks each one in the `forw
 table only after the LRS answered 200 or 204 for it. A kill -9 between the LRS's answer and the mark costs a
 resend, which the LRS answers 204 (same id, same content): nothing is lost and nothing is stored twice.
 Learners' requests never wait for it (docs/classroom.md, "Past one room")."""
+
 import base64
 import hashlib
 import hmac
@@ -38,6 +39,7 @@ SHOWN_CONFLICTS = 100  # the newest statements set aside, on the board
 class Target:
     """Where statements go: the LRS's xAPI base URL (statements are POSTed to URL + 'statements'), and the
     Basic-auth credentials, which are never printed (repr leaves them out) nor shown on the board."""
+
     url: str
     user: str = field(repr=False)
     password: str = field(repr=False)
@@ -58,8 +60,10 @@ def xapi_base(url):
     if not parts or parts.scheme not in ('http', 'https') or not parts.hostname:
         raise ValueError(f"--forward needs the LRS's xAPI address, such as http://lrs.school:8100/xAPI/ (not {url!r})")
     if parts.username or parts.password:
-        raise ValueError("--forward: put the LRS's user and password in a file (--forward-auth FILE) or in "
-                         f"{AUTH_VARIABLE}, never in the address")
+        raise ValueError(
+            "--forward: put the LRS's user and password in a file (--forward-auth FILE) or in "
+            f"{AUTH_VARIABLE}, never in the address"
+        )
     if parts.query or parts.fragment:
         raise ValueError("--forward: the LRS's address takes no ?query or #fragment")
     path = parts.path.rstrip('/').removesuffix('/statements')  # the statements endpoint itself is fine too
@@ -79,8 +83,10 @@ def target_of(url, auth_file=None, environ=os.environ):
     elif environ.get(AUTH_VARIABLE):
         line, source = environ[AUTH_VARIABLE].strip(), AUTH_VARIABLE
     else:
-        raise ValueError(f"--forward needs the LRS's user and password: --forward-auth FILE (one line user:password) "
-                         f"or the environment variable {AUTH_VARIABLE}")
+        raise ValueError(
+            f"--forward needs the LRS's user and password: --forward-auth FILE (one line user:password) "
+            f"or the environment variable {AUTH_VARIABLE}"
+        )
     user, colon, password = line.partition(':')
     if not (colon and user and password) or '\n' in line:
         raise ValueError(f"the LRS's credentials in {source} must be one line, user:password")
@@ -154,7 +160,10 @@ class Forwarder:
                     return
                 except Exception as error:  # Retry, or the unforeseen: the thread must go on, and the board say why
                     failures += 1
-                    self.trouble = ('waiting', str(error) if isinstance(error, Retry) else f"the forwarder failed: {error!r}")
+                    self.trouble = (
+                        'waiting',
+                        str(error) if isinstance(error, Retry) else f"the forwarder failed: {error!r}",
+                    )
                     self.stopping.wait(self.backoff.delay(failures))
                     continue
                 failures, self.trouble = 0, None
@@ -162,10 +171,15 @@ class Forwarder:
 
     def pending(self, db):
         """The oldest statements not yet decided for this LRS: [(rowid, id, JSON to send)]."""
-        rows = db.execute('SELECT rowid, id, statement, stored FROM statements s WHERE rowid > ? AND NOT EXISTS '
-                          '(SELECT 1 FROM forwarded f WHERE f.lrs = ? AND f.id = s.id) ORDER BY rowid LIMIT ?',
-                          (self.after, self.target.url, BATCH)).fetchall()
-        return [(rowid, statement_id, as_sent(statement, stored, self.pseudonym)) for rowid, statement_id, statement, stored in rows]
+        rows = db.execute(
+            'SELECT rowid, id, statement, stored FROM statements s WHERE rowid > ? AND NOT EXISTS '
+            '(SELECT 1 FROM forwarded f WHERE f.lrs = ? AND f.id = s.id) ORDER BY rowid LIMIT ?',
+            (self.after, self.target.url, BATCH),
+        ).fetchall()
+        return [
+            (rowid, statement_id, as_sent(statement, stored, self.pseudonym))
+            for rowid, statement_id, statement, stored in rows
+        ]
 
     def pseudonym(self, key):
         """What the LRS gets for a learner key: the same for one learner in this room, and no use to anyone
@@ -213,17 +227,25 @@ class Forwarder:
             half = len(batch) // 2
             return self.split(batch[:half], refused) + self.split(batch[half:], refused)
         if status in CREDENTIALS_REFUSED:
-            raise CredentialsRefused(f"the LRS refused the credentials from {self.target.credentials_from} "
-                                     f"({status}: {reason})")
+            raise CredentialsRefused(
+                f"the LRS refused the credentials from {self.target.credentials_from} ({status}: {reason})"
+            )
         else:
             raise Retry(f"the LRS answered {status}: {reason}")
 
     def post(self, batch):
         """(status, the LRS's reason) for one POST of the batch. Raises Retry when no usable answer came."""
         body = ('[' + ','.join(sent for _, _, sent in batch) + ']').encode()
-        request = urllib.request.Request(self.target.statements, data=body, method='POST', headers={
-            'Content-Type': 'application/json', 'X-Experience-API-Version': XAPI_VERSION,
-            'Authorization': self.authorization})
+        request = urllib.request.Request(
+            self.target.statements,
+            data=body,
+            method='POST',
+            headers={
+                'Content-Type': 'application/json',
+                'X-Experience-API-Version': XAPI_VERSION,
+                'Authorization': self.authorization,
+            },
+        )
         try:
             with OPENER.open(request, timeout=self.timeout) as response:
                 status, answer = response.status, response.read()
@@ -236,31 +258,45 @@ class Forwarder:
         except (OSError, HTTPException) as error:  # refused, reset, timed out, a name that does not resolve
             raise Retry(f"no answer from {self.target.statements} ({describe(error)})") from None
         if status == 200 and not ids_of(answer, {statement_id for _, statement_id, _ in batch}):
-            raise Retry(f"the answer from {self.target.statements} is not an xAPI list of the statements' ids: "
-                        "is --forward the LRS's xAPI address?")
+            raise Retry(
+                f"the answer from {self.target.statements} is not an xAPI list of the statements' ids: "
+                "is --forward the LRS's xAPI address?"
+            )
         return status, None
 
     def mark(self, batch, status, reason):
         at = datetime.now(timezone.utc).isoformat(timespec='milliseconds')
         try:
-            self.classroom.write('INSERT OR IGNORE INTO forwarded VALUES (?, ?, ?, ?, ?)',
-                                 [(self.target.url, statement_id, status, reason, at) for _, statement_id, _ in batch])
+            self.classroom.write(
+                'INSERT OR IGNORE INTO forwarded VALUES (?, ?, ?, ?, ?)',
+                [(self.target.url, statement_id, status, reason, at) for _, statement_id, _ in batch],
+            )
         except Exception as error:  # the room's disk: the LRS has them, and answers a resend 204
             raise Retry(f"the room's database could not record the LRS's answer ({error})") from None
 
     def status(self, db):
         """{"state", "to", "waiting", "conflicts", "last_error"} for the board (classroom/progress)."""
-        waiting = db.execute('SELECT (SELECT COUNT(*) FROM statements) - '
-                             '(SELECT COUNT(*) FROM forwarded WHERE lrs = ?)', (self.target.url,)).fetchone()[0]
+        waiting = db.execute(
+            'SELECT (SELECT COUNT(*) FROM statements) - (SELECT COUNT(*) FROM forwarded WHERE lrs = ?)',
+            (self.target.url,),
+        ).fetchone()[0]
         conflicts = db.execute(
             'SELECT f.id, f.status, f.message, f.at, s.name, s.exercise FROM forwarded f JOIN statements s ON s.id = f.id '
             'WHERE f.lrs = ? AND f.status NOT IN (200, 204) ORDER BY f.rowid DESC LIMIT ?',
-            (self.target.url, SHOWN_CONFLICTS)).fetchall()
+            (self.target.url, SHOWN_CONFLICTS),
+        ).fetchall()
         trouble, last_error = self.trouble or (None, None)
         state = trouble or ('sending' if waiting else 'up-to-date')
-        return {'state': state, 'to': self.target.url, 'waiting': waiting, 'last_error': last_error,
-                'conflicts': [{'id': statement_id, 'status': status, 'error': message, 'at': at, 'name': name,
-                               'exercise': exercise} for statement_id, status, message, at, name, exercise in conflicts]}
+        return {
+            'state': state,
+            'to': self.target.url,
+            'waiting': waiting,
+            'last_error': last_error,
+            'conflicts': [
+                {'id': statement_id, 'status': status, 'error': message, 'at': at, 'name': name, 'exercise': exercise}
+                for statement_id, status, message, at, name, exercise in conflicts
+            ],
+        }
 
 
 OFF = {'state': 'off', 'to': None, 'waiting': 0, 'conflicts': [], 'last_error': None}
@@ -275,18 +311,26 @@ def as_sent(statement, stored, pseudonym):
     same statement."""
     given = json.loads(statement)
     actor, verb, result = given['actor'], given['verb']['id'], given.get('result') or {}
-    sent = {'id': str(uuid.UUID(given['id'])),
-            'actor': {'objectType': 'Agent', 'name': actor['name'],
-                      'account': {'homePage': actor['account']['homePage'], 'name': pseudonym(actor['account']['name'])}},
-            'verb': {'id': verb, 'display': {'en-US': verb.rsplit('/', 1)[-1]}},
-            'object': {'objectType': 'Activity', 'id': given['object']['id']}}
+    sent = {
+        'id': str(uuid.UUID(given['id'])),
+        'actor': {
+            'objectType': 'Agent',
+            'name': actor['name'],
+            'account': {'homePage': actor['account']['homePage'], 'name': pseudonym(actor['account']['name'])},
+        },
+        'verb': {'id': verb, 'display': {'en-US': verb.rsplit('/', 1)[-1]}},
+        'object': {'objectType': 'Activity', 'id': given['object']['id']},
+    }
     kept = {}
     if isinstance(result.get('success'), bool):
         kept['success'] = result['success']
     if isinstance(result.get('response'), str):
         kept['response'] = result['response']
-    score = {name: value for name, value in (result.get('score') or {}).items()
-             if name in ('raw', 'max') and isinstance(value, (int, float)) and not isinstance(value, bool)}
+    score = {
+        name: value
+        for name, value in (result.get('score') or {}).items()
+        if name in ('raw', 'max') and isinstance(value, (int, float)) and not isinstance(value, bool)
+    }
     if score:
         kept['score'] = score
     extensions = result.get('extensions')

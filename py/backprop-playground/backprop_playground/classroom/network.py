@@ -1,18 +1,19 @@
 """How learners reach the room, and what their browsers can do there (docs/classroom.md, "Classroom"): plain HTTP
 on a LAN address, which browsers treat as not secure; plain HTTP to managed devices whose policy treats the
 origin as secure; or HTTPS. `serve` prints it; the teacher's board says it too."""
+
 import socket
 
 MODES = ('plain-http', 'managed', 'https')
 NOTES = {
     'plain-http': "plain HTTP: browsers treat a LAN address as not secure, so learners' pages run Python, exercises "
-                  "and notebooks and send their results, but keep no offline copy (a reload needs this laptop) and Stop "
-                  "restarts Python. Tell the class to open the page once this laptop serves, and to keep the tab open. "
-                  "For everything: --tls CERT KEY, or devices managed with the policy below and --managed.",
+    "and notebooks and send their results, but keep no offline copy (a reload needs this laptop) and Stop "
+    "restarts Python. Tell the class to open the page once this laptop serves, and to keep the tab open. "
+    "For everything: --tls CERT KEY, or devices managed with the policy below and --managed.",
     'managed': "plain HTTP to managed devices whose policy treats {origin} as secure: offline after one visit, Stop "
-               "in place. The teacher's board counts the browsers that really do.",
+    "in place. The teacher's board counts the browsers that really do.",
     'https': "HTTPS: devices that trust the certificate's authority keep the site offline after one visit, and Stop "
-             "interrupts Python in place.",
+    "interrupts Python in place.",
 }
 
 
@@ -22,8 +23,10 @@ def mode_of(tls, managed):
 
 def policy_lines(origin, host):
     """The browsers' policies that treat the room's plain-HTTP origin as secure."""
-    return [f'  Chrome, Edge: OverrideSecurityRestrictionsOnInsecureOrigin = ["{origin}"]',
-            f'  Firefox:      dom.securecontext.allowlist = "{host}"']
+    return [
+        f'  Chrome, Edge: OverrideSecurityRestrictionsOnInsecureOrigin = ["{origin}"]',
+        f'  Firefox:      dom.securecontext.allowlist = "{host}"',
+    ]
 
 
 def lan_address():

@@ -1,5 +1,6 @@
 """Which learners' browsers are here, and what they can do on the room's origin: each joined page says so
 every 5 s (web/room/connection.js). Kept in memory for a minute, never stored."""
+
 import json
 import threading
 import time
@@ -27,8 +28,11 @@ class Presence:
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: [[[[…
             raise Refused(400, "the body is not JSON") from None
         browser = data.get('browser') if isinstance(data, dict) else None
-        if not (text(data.get('key') if isinstance(data, dict) else None, 100) and isinstance(browser, dict)
-                and all(isinstance(browser.get(name), bool) for name in FEATURES)):
+        if not (
+            text(data.get('key') if isinstance(data, dict) else None, 100)
+            and isinstance(browser, dict)
+            and all(isinstance(browser.get(name), bool) for name in FEATURES)
+        ):
             raise Refused(400, f"presence needs a `key` and a `browser` with {', '.join(FEATURES)} as true or false")
         now = time.monotonic()
         with self.lock:
@@ -53,5 +57,10 @@ class Presence:
         with self.lock:
             self.forget_before(now - WINDOW_S)
             recent = [browser for _, browser in self.browsers.values()]
-        return {'mode': self.mode, 'browsers': {'learners': len(recent),
-                                                **{name: sum(browser[name] for browser in recent) for name in FEATURES}}}
+        return {
+            'mode': self.mode,
+            'browsers': {
+                'learners': len(recent),
+                **{name: sum(browser[name] for browser in recent) for name in FEATURES},
+            },
+        }

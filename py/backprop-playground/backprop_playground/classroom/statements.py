@@ -1,5 +1,6 @@
 """The xAPI 1.0.3 statements the classroom takes: one checked result each, as the page makes them
 (web/room/classroom.js). A statement is turned into one row of the store or refused with a reason."""
+
 import json
 import re
 import uuid
@@ -54,7 +55,7 @@ def row(statement, host):
         raise Refused(400, "the actor needs a `name` and an account with `homePage` and `name` (up to 100 characters)")
     verb = statement.get('verb')
     verb_id = verb.get('id') if isinstance(verb, dict) else None
-    if not (isinstance(verb_id, str) and verb_id.startswith(VERB_PREFIX) and verb_id[len(VERB_PREFIX):] in VERBS):
+    if not (isinstance(verb_id, str) and verb_id.startswith(VERB_PREFIX) and verb_id[len(VERB_PREFIX) :] in VERBS):
         raise Refused(400, f"the verb must be {VERB_PREFIX} + attempted, passed or failed")
     target = statement.get('object')
     object_id = target.get('id') if isinstance(target, dict) else None
@@ -67,12 +68,31 @@ def row(statement, host):
         raise Refused(400, "`result` must be an object")
     response, score = result.get('response'), result.get('score', {})
     message = (result.get('extensions') or {}).get(MESSAGE) if isinstance(result.get('extensions'), dict) else None
-    if response is not None and not isinstance(response, str) or not isinstance(score, dict) or \
-            message is not None and not isinstance(message, str):
+    if (
+        response is not None
+        and not isinstance(response, str)
+        or not isinstance(score, dict)
+        or message is not None
+        and not isinstance(message, str)
+    ):
         raise Refused(400, "`result.response` and the message must be text, and `result.score` an object")
     raw, maximum = score.get('raw'), score.get('max')
-    if any(value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))) for value in (raw, maximum)):
+    if any(
+        value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)))
+        for value in (raw, maximum)
+    ):
         raise Refused(400, "`result.score.raw` and `.max` must be numbers")
     stored = datetime.now(timezone.utc).isoformat(timespec='milliseconds')
-    return (statement_id, learner, name, verb_id[len(VERB_PREFIX):], unquote(found.group(2)), response, message, raw, maximum,
-            stored, json.dumps(statement))
+    return (
+        statement_id,
+        learner,
+        name,
+        verb_id[len(VERB_PREFIX) :],
+        unquote(found.group(2)),
+        response,
+        message,
+        raw,
+        maximum,
+        stored,
+        json.dumps(statement),
+    )

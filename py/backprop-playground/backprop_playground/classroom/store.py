@@ -3,6 +3,7 @@ synchronous=FULL: a statement answered 200 survives kill -9 and a power cut), an
 DIR/teacher-token (made once with `secrets`, so a restart keeps the link). One writer thread commits what
 waits; reads have connections of their own. With `forward`, a second consumer sends the record on to the
 school's Learning Record Store (forward.py), and records there what the LRS answered."""
+
 import csv
 import hmac
 import io
@@ -134,12 +135,16 @@ class Classroom:
         now = time.monotonic()
         with self.recent_lock:
             if len(self.recent) > 10_000:  # keys that sent nothing lately: keep the table small
-                self.recent = {key: times for key, times in self.recent.items() if times and now - times[-1] <= WINDOW_S}
+                self.recent = {
+                    key: times for key, times in self.recent.items() if times and now - times[-1] <= WINDOW_S
+                }
             times = self.recent.setdefault(learner, deque())
             while times and now - times[0] > WINDOW_S:
                 times.popleft()
             if len(times) + new > MAX_STATEMENTS:
-                raise Refused(429, f"more than {MAX_STATEMENTS} statements in {WINDOW_S:g} s from one learner: wait, then resend")
+                raise Refused(
+                    429, f"more than {MAX_STATEMENTS} statements in {WINDOW_S:g} s from one learner: wait, then resend"
+                )
             times.extend([now] * new)
 
     def room(self):
@@ -151,8 +156,9 @@ class Classroom:
         [what DIR/release/ hands out], "forwarding": {"state", "to", "waiting", "conflicts", "last_error"}
         (forward.py)}"""
         with closing(self.connect()) as db:
-            rows = db.execute('SELECT learner, name, verb, exercise, response, message, stored FROM statements '
-                              'ORDER BY stored, rowid').fetchall()
+            rows = db.execute(
+                'SELECT learner, name, verb, exercise, response, message, stored FROM statements ORDER BY stored, rowid'
+            ).fetchall()
             forwarding = self.forwarder.status(db) if self.forwarder else {**OFF, 'conflicts': []}
         students = {}
         for learner, name, verb, exercise, response, message, stored in rows:
@@ -169,8 +175,12 @@ class Classroom:
         for student in students.values():
             student.setdefault('hand_ins', {})
             student['browser'] = self.presence.browser(student['key'])
-        return {'room': self.room(), 'students': sorted(students.values(), key=lambda s: (s['name'].casefold(), s['key'])),
-                'assignments': [one['assignment'] for one in self.coursework.handouts()], 'forwarding': forwarding}
+        return {
+            'room': self.room(),
+            'students': sorted(students.values(), key=lambda s: (s['name'].casefold(), s['key'])),
+            'assignments': [one['assignment'] for one in self.coursework.handouts()],
+            'forwarding': forwarding,
+        }
 
     def export_csv(self):
         out = io.StringIO()
@@ -178,5 +188,7 @@ class Classroom:
         writer.writerow(['learner_key', 'name', 'exercise', 'state', 'attempts', 'last_at'])
         for student in self.progress()['students']:
             for exercise, mine in sorted(student['exercises'].items()):
-                writer.writerow([student['key'], csv_safe(student['name']), exercise, mine['state'], mine['attempts'], mine['at']])
+                writer.writerow(
+                    [student['key'], csv_safe(student['name']), exercise, mine['state'], mine['attempts'], mine['at']]
+                )
         return out.getvalue()

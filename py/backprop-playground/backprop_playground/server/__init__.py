@@ -1,6 +1,7 @@
 """`serve`: the built site over HTTP or HTTPS from one laptop (static.py), with the classroom's API mounted
 from its routes table when a room is kept (classroom/api.py; classroom/network.py says what learners'
 browsers can do in each of the room's modes)."""
+
 import functools
 import http.server
 import ssl

@@ -1,6 +1,7 @@
 """The site's files as `serve` sends them: cross-origin isolation (so Stop can interrupt Python), the
 Content-Security-Policy header, brotli or gzip as the browser asks, and validators so that a reload costs a
 304. Requests for the routes table (the classroom's API) go to their handler instead."""
+
 import http.server
 import json
 from pathlib import Path
@@ -112,8 +113,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         stat = served.stat()
         etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
         modified = self.date_time_string(int(source.st_mtime))
-        unchanged = (self.headers.get('If-None-Match') == etag if 'If-None-Match' in self.headers
-                     else self.headers.get('If-Modified-Since') == modified)
+        unchanged = (
+            self.headers.get('If-None-Match') == etag
+            if 'If-None-Match' in self.headers
+            else self.headers.get('If-Modified-Since') == modified
+        )
         self.send_response(304 if unchanged else 200)
         self.send_header('ETag', etag)
         self.send_header('Last-Modified', modified)
