@@ -1,6 +1,7 @@
 """The documentation site: MkDocs builds docs/ strictly (a broken link, a missing anchor or a page left out
-of the nav fails the build), the README's links lead to files that exist, and the site's own Python
-examples run in place through embed.js when the site sits beside the playground, as `build.py docs` puts it."""
+of the nav fails the build), the README's links lead to files that exist, every file the README and docs/ name
+in backticks is in the tree or the build, and the site's own Python examples run in place through embed.js
+when the site sits beside the playground, as `build.py docs` puts it."""
 
 import re
 import shutil
@@ -97,3 +98,59 @@ def test_the_readme_is_short_and_its_links_lead_somewhere():
     assert {'docs/classroom.md', 'docs/development.md'} <= set(links)
     for link in links:
         assert (ROOT / link).exists(), link
+
+
+# What the docs name in backticks that is not a file of this tree or its build, by what it is: a teacher's
+# nbgrader course (the room serves one), what the room's server answers at a URL, what an author's or a
+# teacher's install makes.
+ELSEWHERE = {
+    'source/',
+    'release/',
+    'submitted/',
+    'classroom/release/',
+    'nbgrader_config.py',  # a teacher's course
+    'classroom/config.json',  # an answer of the room's API
+    'node_modules/backprop-playground/',  # an author's `npm install backprop-playground`
+    'backprop_playground/site/',  # inside the teacher's wheel
+    'dist/docs/',  # made by `python build.py docs`
+}
+# A path as the docs write one: a folder (`web/cell/`), a file in one, or a file of ours by its name alone
+# (`runner.py`), not a URL's path (`classroom/progress`) nor a MIME type; a word in
+# capitals stands for any name (`DIR/release/ASSIGNMENT/`).
+PATH = re.compile(r'(?:[\w.-]+/)+(?:[\w-]+\.[\w.]+)?|[\w.-]+\.(?:py|js|mjs|css|html)')
+PLACEHOLDER = re.compile(r'(?:^|/)[A-Z][A-Z0-9_]+(?:[/.-]|$)')
+
+
+def named_paths(text):
+    """The paths `text` names in backticks, outside its code blocks."""
+    prose = re.sub(r'```.*?```', '', text, flags=re.S)
+    for quoted in re.findall(r'`([^`\n]+)`', prose):
+        if re.fullmatch(PATH, quoted) and not PLACEHOLDER.search(quoted) and not quoted.startswith(('.', '/')):
+            yield quoted
+
+
+def test_every_file_the_readme_and_the_docs_name_is_there(site):
+    tracked = subprocess.run(['git', 'ls-files'], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    built = [path.relative_to(site).as_posix() for path in site.rglob('*')]
+    here = {'dist'} | {f'dist/{path}' for path in built}
+    for path in tracked + built:  # each file and each folder above it
+        parts = path.split('/')
+        here.update('/'.join(parts[:end]) for end in range(1, len(parts) + 1))
+
+    def there(name):
+        name = name.rstrip(
+            '/'
+        )  # a file or folder of its own, or one a folder of ours holds (`session/start-worker.js`)
+        return name in here or any(path.endswith('/' + name) for path in here)
+
+    docs = [ROOT / 'README.md', *sorted((ROOT / 'docs').rglob('*.md'))]
+    named = {(doc.relative_to(ROOT).as_posix(), name) for doc in docs for name in named_paths(doc.read_text())}
+    assert len(named) > 100, 'the docs name files in backticks'
+    missing = sorted((doc, name) for doc, name in named if name not in ELSEWHERE and not there(name))
+    assert missing == []
+
+
+def test_a_file_the_docs_name_is_read_as_written():
+    text = "Run `python build.py`, read `web/session/interpreter.js` and `runner.py`; `DIR/release/A/` is a course's.\n"
+    text += "```\n`not/this.py` in a block\n```\n"
+    assert list(named_paths(text)) == ['web/session/interpreter.js', 'runner.py']
