@@ -24,10 +24,11 @@ fails or is stopped. The events, through playground's emit:
       of model.parameters(), from which the page can forward one example (playground_runtime.example).
 
 A scalargrad MLP, Layer or Neuron as scalargrad makes it is evaluated on plain floats from its parameters
-(the same sums and activations, far faster than 900 passes with Values); one a learner changed so that
-the floats would not compute what calling it computes (a class of their own, a weight or bias set to a
-number, an activation the floats lack, inputs other than two) is called like any other model: with
-[Value(x1), Value(x2)] (the program's own Value, if it defines one), or else (x1, x2).
+(the same terms and activations, far faster than 900 passes with Values; math.sumprod adds a neuron's terms
+in one sum of extended precision, so a score may differ from calling the model in its last bits). One a
+learner changed so that the floats would not compute what calling it computes (a class of their own, a weight
+or bias set to a number, an activation the floats lack, inputs other than two) is called like any other
+model: with [Value(x1), Value(x2)] (the program's own Value, if it defines one), or else (x1, x2).
 """
 
 import math
