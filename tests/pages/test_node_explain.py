@@ -201,10 +201,11 @@ def test_a_hostile_label_shows_as_text_in_the_explanation_and_the_quiz(playgroun
     assert playground.evaluate('window.hacked') is None
 
 
-# A program can reach the runtime that computes the explanation and change it for its own run.
+# A program can reach the runtime that computes the explanation (and the engine's op table it reads) and change
+# them for its own run.
 FORGERIES = {
     'a verdict': "ex.diagnose = lambda terms, held: {'kind': 'missing', 'uses': [0]}",
-    'a local derivative': "ex._NAMED['*'] = lambda xs, y: [99.0] * len(xs)",
+    'a local derivative': "import scalargrad.ops as ops\nops.LOCAL['*'] = lambda xs, y: [99.0] * len(xs)",
 }
 
 

@@ -103,9 +103,9 @@ def _rebuild():
 
 
 def _numeric(op, xs, k, h=1e-6):
-    from scalargrad.gradcheck import _forward_of
+    from scalargrad.ops import forward as forward_of
 
-    forward = _forward_of(op)
+    forward = forward_of(op)
     up, down = list(xs), list(xs)
     up[k] += h
     down[k] -= h

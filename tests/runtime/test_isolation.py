@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from playground_runtime import isolation
+from playground_runtime import isolation, stand_ins
 from playground_runtime import runner as playground  # noqa: F401 (the programs change it)
 from scalargrad import engine  # noqa: F401 (the programs change it)
 
@@ -226,7 +226,7 @@ calls.clear()  # from here on, only the check could call them
 def test_the_playgrounds_recursion_limit_is_watched_where_it_stands_in(watch, monkeypatch):
     """The page puts a capped setrecursionlimit into sys: changing its defaults or code changes later runs."""
     _, audit, said = watch
-    monkeypatch.setattr(sys, 'setrecursionlimit', playground._capped_recursion_limit)
+    monkeypatch.setattr(sys, 'setrecursionlimit', stand_ins.cap_recursion)
     audit('object.__setattr__', (sys.setrecursionlimit, '__defaults__', (print,)))
     assert said, 'a change to the stand-in for sys.setrecursionlimit was not reported'
 

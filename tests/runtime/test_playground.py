@@ -148,7 +148,8 @@ def test_the_runtime_package_the_traceback_tests_look_for_is_in_each_of_its_fram
     # The assertions above (and test_page's) would pass on any traceback if the name were not the runtime's.
     assert importlib.util.find_spec(RUNTIME_PACKAGE) is not None
     assert RUNTIME_PACKAGE in Path(playground.__file__).parts
-    # A learner who calls one of the runtime's functions sees its frame, named so (only runner's are trimmed).
+    # A learner who calls one of the runtime's functions sees its frame, named so (errors.TRIMMED says which
+    # files' frames are left out: those between the learner's).
     result, _ = run('from playground_runtime.example import forward_example\nforward_example("{}")')
     assert result['error']['type'] == 'KeyError'
     assert f'{RUNTIME_PACKAGE}/example.py' in result['error']['traceback'].replace('\\', '/')

@@ -1,4 +1,4 @@
-"""The learner's own data (scalargrad.datasets.points and the run's `points`), and choosing one example of a
+"""The learner's own data (points(), playground_runtime.learner_points, and the run's `points`), and choosing one example of a
 decision-boundary chart (playground_runtime.example), in CPython."""
 
 import json
@@ -6,9 +6,10 @@ import textwrap
 
 import pytest
 
+from playground_runtime import learner_points
 from playground_runtime import runner as playground
 from playground_runtime.charts import mlp_spec
-from scalargrad import MLP, datasets, make_moons, points
+from scalargrad import MLP, make_moons, points
 from support.events import drawn_graphs
 
 MINE = [[0.0, 0.0, 1], [1.0, 1.0, 0], [0.5, -0.25, 1]]
@@ -40,9 +41,23 @@ def test_a_run_with_points_gets_them_as_lists_like_the_moons_helper_and_the_next
     result, events = run('X, y = points()\nprint(X, y, type(X).__name__, type(y[0]).__name__)', MINE)
     assert result == {'status': 'ok'}
     assert printed(events) == '[[0.0, 0.0], [1.0, 1.0], [0.5, -0.25]] [1, 0, 1] list int\n'
-    assert datasets.given.points is None and datasets.given.returned is None  # gone with the run
+    assert learner_points.points(5, seed=4) == make_moons(5, seed=4)  # gone with the run
+    learner_points.forget()
     _, events = run('X, y = points(6, seed=2)\nprint(len(X), sorted(set(y)))')
     assert printed(events) == '6 [0, 1]\n'
+
+
+def test_points_imported_from_scalargrad_or_micrograd_style_are_the_learners_and_the_engine_alone_gives_the_moons():
+    """The runtime puts its points() in scalargrad's place; the engine itself keeps no learner's points."""
+    program = """
+        import scalargrad
+        from scalargrad.datasets import points as from_datasets
+        X, y = from_datasets()
+        print(X == scalargrad.points()[0], y)
+    """
+    result, events = run(program, MINE)
+    assert result == {'status': 'ok'} and printed(events) == 'True [1, 0, 1]\n'
+    assert points(7, seed=5) == make_moons(7, seed=5)  # what the engine's module gave before the runtime's install
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ from playground_runtime import charts
 from playground_runtime import runner as playground
 from playground_runtime.charts import SERIES_EVERY, Charts, boundary
 from scalargrad import MLP, Value
-from scalargrad.gradcheck import Replay, operands
+from scalargrad.gradcheck import Replay
+from scalargrad.ops import operands
 from support.events import drawn_graphs
 from support.learners import A_PLUS_A, SEED_VALUE
 

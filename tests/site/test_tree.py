@@ -2,7 +2,9 @@
 the project's own configuration: pyproject.toml, eslint.config.mjs), and no imports that go round in a circle
 among the Python packages of py/ and the benchmarks of bench/. A module imported by one it imports runs
 half-made, and an import deferred into a function only hides the circle, so every import counts, wherever in
-the file it is."""
+the file it is. Each module of py/ holds one job, in at most 450 lines (the runner's parts at most 300), and the
+engine, scalargrad, stands alone: it imports nothing of the page's packages, and no one imports its private
+names."""
 
 import ast
 import subprocess
@@ -110,6 +112,40 @@ def test_a_circle_is_found_however_it_is_hidden(tmp_path):
     (scripts / 'page.py').write_text('def main():\n    import teaching\n')
     (scripts / 'teaching.py').write_text('from page import main\n')
     assert circles(import_graph(modules([package], scripts))) == [['p', 'p.a', 'p.b'], ['page', 'teaching']]
+
+
+LONGEST = 450  # lines
+# What runs a learner's program, one job a module (it was one runner.py of 670 lines).
+RUNNER = ['runner', 'events', 'namespaces', 'program', 'drawing', 'stand_ins', 'errors', 'nbgrader_cells']
+LONGEST_OF = {f'playground_runtime.{name}': 300 for name in RUNNER}
+
+
+def test_no_module_of_py_is_longer_than_its_job_needs():
+    long = []
+    found = modules(scripts=ROOT / 'nothing')
+    assert set(LONGEST_OF) <= set(found)
+    for name, path in found.items():
+        limit = LONGEST_OF.get(name, LONGEST)
+        lines = len(path.read_text().splitlines())
+        if lines > limit:
+            long.append(f"{path.relative_to(ROOT)}: {lines} lines, more than {limit}")
+    assert long == []
+
+
+def test_the_engine_stands_alone():
+    known = modules()
+    graph = import_graph(known)
+    engine = [name for name in known if name.partition('.')[0] == 'scalargrad']
+    assert len(engine) > 5
+    assert {target for name in engine for target in graph[name] if not target.startswith('scalargrad')} == set()
+    private = []
+    for path in [*ROOT.glob('py/*/*/**/*.py'), *ROOT.glob('tests/**/*.py'), *ROOT.glob('bench/*.py')]:
+        if 'scalargrad' in path.relative_to(ROOT).parts[:3]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and (node.module or '').split('.')[0] == 'scalargrad':
+                private += [f"{path.relative_to(ROOT)}: {a.name}" for a in node.names if a.name.startswith('_')]
+    assert private == []
 
 
 @pytest.mark.parametrize('command', [['check'], ['format', '--check']], ids=['ruff check', 'ruff format'])

@@ -145,7 +145,7 @@ export class PythonClient {
 
   /**
    * Runs `code` in the named env (null: a fresh namespace), then `checks` if given. With `test`
-   * ({hidden: [line numbers]}), `code` is an nbgrader test cell (playground_runtime.runner's TestCell).
+   * ({hidden: [line numbers]}), `code` is an nbgrader test cell (playground_runtime.nbgrader_cells).
    * `points` ([[x1, x2, label], ...] or null) are the learner's own, for scalargrad.datasets.points().
    */
   run({ code, env = null, checks = null, test = null, points = null }, onEvent) {

@@ -18,7 +18,7 @@ fails or is stopped. The events, through playground's emit:
    "points": [[x1, x2, label], ...], "from_points": bool, "model"?: {"sizes", "activation", "parameters"}}
       score[j][i] is the model's output at (x[i], y[j]): the boundary is where it crosses 0, as in
       micrograd's demo (the sign is the class). Labels -1, 0 and 1 are sent as given; other labels
-      are numbered -1, 1, 2... in sorted order. `from_points`: X is what scalargrad.datasets.points()
+      are numbered -1, 1, 2... in sorted order. `from_points`: X is what points() (playground_runtime.learner_points)
       returned (the learner's own points, or the moons in their place). `model`, for a scalargrad MLP:
       its layer sizes ([inputs, outputs of each layer]), activation and parameters' data in the order
       of model.parameters(), from which the page can forward one example (playground_runtime.example).
@@ -36,8 +36,9 @@ import time
 from itertools import repeat
 from operator import add, mul
 
-from scalargrad import datasets, engine, nn
+from scalargrad import engine, nn
 
+from .learner_points import returned_by_points
 from .numbers import json_number
 
 SERIES_EVERY = 0.25  # seconds between two series events
@@ -140,7 +141,7 @@ def boundary(model, X, y, value_class=engine.Value):
         score = [[json_number(f(a, b), strict=True) for a in gx] for b in gy]
     labels = _labels(list(y))
     points = [[json_number(a, strict=True), json_number(b, strict=True), label] for (a, b), label in zip(xs, labels)]
-    event = {'grid': {'x': gx, 'y': gy, 'score': score}, 'points': points, 'from_points': X is datasets.given.returned}
+    event = {'grid': {'x': gx, 'y': gy, 'score': score}, 'points': points, 'from_points': returned_by_points(X)}
     spec = mlp_spec(model)
     if spec:
         event['model'] = spec

@@ -9,7 +9,7 @@ is in the graph's order (index i is the DOT's `vi`; the output is last):
             twice listed twice (`a + a` gives [0, 0] even when a set kept one child)
   local     null for a leaf; else d value / d operand for each operand (null where it is not a number)
   why       {i: {"kind", "op"}} for a computed value whose arithmetic is not shown: "no-op" (children
-            but no `_op`), "unknown-op" (an op this module does not know), "not-reproduced" (its op on
+            but no `_op`), "unknown-op" (an op scalargrad.ops does not know), "not-reproduced" (its op on
             its children's data does not give its data), "not-numbers" (data that are not numbers)
   verdicts  {i: {"kind", "uses"[, "times"]}} for each value whose grad is not the sum of what its uses
             send (local derivative times the user's grad): "missing" (the grad is what the uses not in
@@ -24,42 +24,12 @@ Numbers that JSON cannot hold (nan, inf) are null.
 import math
 import re
 
-from scalargrad import engine
-from scalargrad.gradcheck import _close, _evaluate, _forward_of, _readings
+from scalargrad import ops
 
 from .numbers import finite, plain
 
-# d out / d operand i, from the operands' data xs and the output's data y.
-_NAMED = {
-    '+': lambda xs, y: [1.0] * len(xs),
-    '*': lambda xs, y: [math.prod(xs[:i] + xs[i + 1 :]) for i in range(len(xs))],
-    '-': lambda xs, y: [1.0, -1.0] if len(xs) == 2 else [-1.0],
-    'neg': lambda xs, y: [-1.0],
-    '/': lambda xs, y: [engine.power(xs[1], -1), -xs[0] * engine.power(xs[1], -2)],
-    '**': lambda xs, y: [xs[1] * engine.power(xs[0], xs[1] - 1), y * engine.log(xs[0])],
-    'tanh': lambda xs, y: [1 - y * y],
-    'exp': lambda xs, y: [y],
-    'log': lambda xs, y: [engine.power(xs[0], -1)],
-    'relu': lambda xs, y: [1.0 if y > 0 else 0.0],
-    'ReLU': lambda xs, y: [1.0 if y > 0 else 0.0],
-    'sigmoid': lambda xs, y: [y * (1 - y)],
-    'gelu': lambda xs, y: [engine.normal_cdf(xs[0]) + xs[0] * math.exp(-0.5 * xs[0] ** 2) / math.sqrt(2 * math.pi)],
-    'max': lambda xs, y: [1.0, 0.0] if xs[0] >= xs[1] else [0.0, 1.0],
-}
 MAX_SUBSETS = 10  # uses: past this, only the likeliest ways a grad goes wrong are tried
 IDENTIFIER = re.compile(r'[A-Za-z_][\w.]*')
-
-
-def local_rule(op):
-    """f(xs, y) -> [d y / d x_i], or None for an op this module does not know."""
-    if not isinstance(op, str):
-        return None
-    if op in _NAMED:
-        return _NAMED[op]
-    if op.startswith('**') and _forward_of(op) is not None:
-        k = float(op[2:])
-        return lambda xs, y: [0.0 if k == 0 else k * engine.power(xs[0], k - 1)]
-    return None
 
 
 def names_of(nodes, code_names=None, owner=None, args=None):
@@ -148,7 +118,7 @@ def numbers(nodes, args, why):
             local.append(None)
             continue
         try:
-            local.append([finite(d) for d in local_rule(getattr(node, '_op', ''))(xs, data[i])])
+            local.append([finite(d) for d in ops.local(getattr(node, '_op', ''))(xs, data[i])])
         except (ArithmeticError, ValueError, TypeError):
             local.append([None] * len(xs))
     grads = [plain(getattr(n, 'grad', None)) for n in nodes]
@@ -174,14 +144,14 @@ def _read(node, kids, position, data, y):
     op = getattr(node, '_op', '')
     if not op:
         return kids, {'kind': 'no-op', 'op': ''}
-    if local_rule(op) is None:
+    if ops.local(op) is None:
         return kids, {'kind': 'unknown-op', 'op': op if isinstance(op, str) else type(op).__name__}
     if y is None or any(data[position[id(k)]] is None for k in kids):
         return kids, {'kind': 'not-numbers', 'op': op}
-    forward = _forward_of(op)
-    for reading in _readings(node, kids):
+    forward = ops.forward(op)
+    for reading in ops.readings(node, kids):
         xs = [data[position[id(k)]] for k in reading]
-        if len(xs) == _arity(op, xs) and _close(_evaluate(forward, xs), y, 1e-7, 1e-9):
+        if len(xs) == _arity(op, xs) and ops.close(ops.evaluate(forward, xs), y, 1e-7, 1e-9):
             return reading, None
     return kids, {'kind': 'not-reproduced', 'op': op}
 

@@ -30,19 +30,13 @@ DOT's (`vN`, graph.py), numbers that JSON cannot hold (nan, inf, not a number) a
 import re
 import sys
 
-from scalargrad.gradcheck import Replay, _forward_of, operands
-from scalargrad.graph import (
-    MAX_NODES,
-    NEURON_LABEL,
-    box_of,
-    box_weights,
-    children_of,
-    dot_source,
-    grouped_dot,
-    neuron_of,
-)
+from scalargrad import ops
+from scalargrad.gradcheck import Replay
+from scalargrad.graph import children_of, dot_source
+from scalargrad.ops import operands
 
 from .explain import explanation
+from .groups import groups, neuron_of
 from .numbers import json_number as number
 from .numbers import shown
 
@@ -301,42 +295,4 @@ def _why_unchecked(count, total, replay):
 
 
 def _known(op):
-    return _forward_of(op) is not None
-
-
-def groups(nodes, edges, rankdir='LR', owner=None):
-    owner = neuron_of(nodes, edges) if owner is None else owner
-    if not owner:
-        return None
-    views = {}
-    for by in ('neuron', 'layer'):
-        dot, count = grouped_dot(nodes, edges, owner, by, rankdir)
-        views[by] = {'dot': dot, 'nodes': count}
-        if len(nodes) <= MAX_NODES:  # what a box holds, for the explanation and live updates
-            views[by].update(boxes(nodes, owner, by))
-    views['neuron']['weights'] = box_weights(nodes, edges, owner) if len(nodes) <= MAX_NODES else {}
-    return views
-
-
-def boxes(nodes, owner, by):
-    """{"members": {box: [positions of its values]}, "outputs": {box: position of its one output}}."""
-    members, outputs = {}, {}
-    for i, n in enumerate(nodes):
-        key = owner.get(id(n))
-        if key is None:
-            continue
-        box = box_of(*key, by)
-        members.setdefault(box, []).append(i)
-        label = getattr(n, 'label', '')
-        if isinstance(label, str) and NEURON_LABEL.fullmatch(label):
-            outputs.setdefault(box, []).append(i)
-    return {'members': members, 'outputs': {box: found[0] for box, found in outputs.items() if len(found) == 1}}
-
-
-def grouped_only(nodes, edges, rankdir='LR'):
-    """For a network too big to draw value by value: its groups, if the neuron view is small enough."""
-    owner = neuron_of(nodes, edges)
-    if not owner:
-        return None
-    views = groups(nodes, edges, rankdir, owner)
-    return views if views['neuron']['nodes'] <= MAX_NODES else None
+    return ops.forward(op) is not None

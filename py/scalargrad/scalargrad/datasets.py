@@ -2,11 +2,6 @@
 
 import math
 import random
-import types
-
-# The points a learner drew or pasted in the playground for this run (its runtime sets and clears them),
-# and the X that points() last returned, so that a chart can tell its data are those points.
-given = types.SimpleNamespace(points=None, returned=None)
 
 
 def make_moons(n=100, noise=0.1, seed=None):
@@ -28,13 +23,7 @@ def make_moons(n=100, noise=0.1, seed=None):
 
 
 def points(n=100, noise=0.1, seed=None):
-    """The learner's own points as (X, y), like make_moons: X a list of [x1, x2], y their labels (0 or 1).
-    In the playground these are the points drawn on or pasted into a decision-boundary chart; when there
-    are none (and outside the playground), make_moons(n, noise, seed)."""
-    if given.points:
-        X = [[float(x1), float(x2)] for x1, x2, _ in given.points]
-        y = [int(label) for _, _, label in given.points]
-    else:
-        X, y = make_moons(n, noise, seed)
-    given.returned = X
-    return X, y
+    """The learner's own points as (X, y), like make_moons. Here these are make_moons(n, noise, seed); the
+    playground puts its own points() in this one's place, which returns the points a learner drew on or
+    pasted into a decision-boundary chart, and the moons when there are none."""
+    return make_moons(n, noise, seed)

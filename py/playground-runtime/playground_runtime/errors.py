@@ -1,0 +1,99 @@
+"""A learner's error as the page shows it: {"type", "message", "traceback", "line", "column"}, with the runtime's
+own frames left out and, for a package this offline build lacks, what to use instead."""
+
+import os
+import traceback
+
+from .names import EDITOR as FILENAME
+
+# The files whose frames stand between a learner's own (the namespace's draw_dot, plot and display hook, the
+# drawing that calls a learner's __repr__, the stand-ins): left out of a learner's traceback. A frame of the
+# runtime's other modules (a learner calling playground_runtime.example, say) shows.
+TRIMMED = frozenset(
+    os.path.join(os.path.dirname(__file__), name)
+    for name in ('runner.py', 'namespaces.py', 'drawing.py', 'stand_ins.py')
+)
+AVAILABLE = (
+    "the Python standard library, scalargrad (also importable as micrograd), graphviz and micropip "
+    "are available; the playground installs nothing from the internet"
+)
+# What to use instead of a package that this offline build does not have.
+INSTEAD = {
+    'numpy': "use lists and the math module, or a Value for each number",
+    'matplotlib': "plot(step=k, loss=loss.data) draws a live chart, and plot_boundary(model, X, y) a decision boundary",
+    'torch': (
+        "to cross-check gradients as the tutorials do with PyTorch, call gradcheck(root) "
+        "(from scalargrad.gradcheck import gradcheck) or press the graph's Check gradients button"
+    ),
+    'sklearn': "make_moons(n_samples=100, noise=0.1) is built in, as in micrograd's demo",
+    'pandas': "use lists and dicts",
+}
+# The names that notebooks give these packages: `np` undefined means `import numpy as np` failed earlier.
+ALIASES = {
+    'np': ('numpy', 'import numpy as np'),
+    'plt': ('matplotlib', 'import matplotlib.pyplot as plt'),
+    'torch': ('torch', 'import torch'),
+    'pd': ('pandas', 'import pandas as pd'),
+}
+
+
+def _missing_module(error, message):
+    package = (error.name or '').split('.')[0]
+    if package in INSTEAD:
+        return (
+            f"{message}: this playground has no {package}, and it runs offline, so it cannot install it. "
+            f"Instead, {INSTEAD[package]}. Also here: {AVAILABLE}."
+        )
+    return f"{message}. In this playground {AVAILABLE}."
+
+
+def syntax_error(e):
+    return {
+        'type': type(e).__name__,
+        'message': f"{e.msg} (line {e.lineno}, column {e.offset})",
+        'traceback': ''.join(traceback.format_exception_only(type(e), e)),
+        'line': e.lineno,
+        'column': e.offset,
+    }
+
+
+def release_traceback(error):
+    """Unlink a traceback from its end: freeing a RecursionError's 100,000 levels one inside the other
+    would overflow Pyodide's stack (a fatal error)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        chain, tb = [], error.__traceback__
+        while tb is not None:
+            chain.append(tb)
+            tb = tb.tb_next
+        for tb in reversed(chain):
+            tb.tb_next = None
+        error = error.__context__
+
+
+def runtime_error(e, filename=FILENAME):
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next  # drop the playground's own frames above the learner's code
+    # A RecursionError's 100,000 identical frames take a minute to read; the first 200 show the loop.
+    report = traceback.TracebackException(type(e), e, tb, limit=200 if isinstance(e, RecursionError) else None)
+    # and the runtime's frames between the learner's (its display hook calling their __repr__)
+    report.stack = traceback.StackSummary.from_list([f for f in report.stack if f.filename not in TRIMMED])
+    lines = [frame.lineno for frame in report.stack if frame.filename == filename]
+    message = str(e)
+    if isinstance(e, ModuleNotFoundError):
+        message = _missing_module(e, message)
+    elif type(e) is NameError and type(e.name) is str and e.name in ALIASES:
+        package, statement = ALIASES[e.name]
+        message = (
+            f"{message}; it would come from `{statement}`, and this playground has no {package} "
+            f"(it runs offline, so it cannot install it). Instead, {INSTEAD[package]}."
+        )
+    return {
+        'type': type(e).__name__,
+        'message': message,
+        'traceback': ''.join(report.format()),
+        'line': lines[-1] if lines else None,
+        'column': None,
+    }
