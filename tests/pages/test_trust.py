@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support import STARTUP_TIMEOUT_MS
+from support import STARTUP_TIMEOUT_MS, wait_until
 from support.course import IDS
 from support.pages import check, exercise, open_playground, run, seen_requests, set_code, type_program
 
@@ -144,17 +144,52 @@ def test_a_timer_of_a_run_never_fires_after_it(playground):
     assert not any('late-callback-ran' in url for url in requests), 'the callback ran after its run ended'
 
 
+# Each list of the page's output that a script adds with aria-hidden (output-list.js's rehearsal of the
+# warm-up's output): how it was hidden, and what it held when it went.
+WATCH_REHEARSALS = """
+window.rehearsals = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.nodeType === 1 && node.matches('div.output[aria-hidden=true]')) {
+        window.rehearsals.push({ node, inert: node.inert, visibility: getComputedStyle(node).visibility,
+          testid: node.dataset.testid ?? null, marks: performance.getEntriesByType('mark').map((m) => m.name) });
+      }
+    }
+    for (const node of record.removedNodes) {
+      const seen = window.rehearsals.find((r) => r.node === node);
+      if (seen) Object.assign(seen, { removed: true, runs: node.querySelectorAll('section.run').length,
+        printed: node.querySelector('pre.stdout')?.textContent ?? '', values: node.querySelectorAll('svg g.node').length,
+        tools: node.querySelectorAll('.graph-card button').length });
+    }
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+REHEARSED = """window.rehearsals.map(({ node, ...seen }) => ({ ...seen,
+  marks: performance.getEntriesByType('mark').map((m) => m.name).filter((name) => name.startsWith('graph-')) }))"""
+
+
 def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
-    # python-worker.js runs a small program of its own after ready, and output-list.js lays out a graph card
-    # unseen: neither may show, leave a name behind, or cost the page its Python.
+    # python-worker.js runs a small program of its own after ready, and output-list.js shows its output unseen
+    # (a rehearsal of the first Run's output): neither may show, leave a name behind, mark a run's stages, or
+    # cost the page its Python.
+    page.add_init_script(WATCH_REHEARSALS)
     open_playground(page, site_url)
-    page.wait_for_timeout(500)  # the warm-up's drawing and the card's rehearsal are done by now
+    wait_until(page, 'window.rehearsals.length > 0 && window.rehearsals.every((r) => r.removed)')
+    [rehearsal] = page.evaluate(REHEARSED)
+    assert rehearsal['inert'] and rehearsal['visibility'] == 'hidden' and rehearsal['testid'] is None
+    assert rehearsal['runs'] > 0 and rehearsal['printed'].strip() and rehearsal['values'] > 0 and rehearsal['tools'] > 0
+    assert rehearsal['marks'] == []  # no graph-… stage of bench/compare.py: the rehearsal is not a run
+    assert page.locator('div.output').count() == 1
     section = run_program(page, "print([n for n in ('a', 'b', 'c') if n in globals()])\nprint(Value(1.5).grad)")
     expect(section.locator('pre.stdout')).to_have_text('[]\n0.0\n')
     expect(section).not_to_contain_text(FRESH)
     output = page.get_by_test_id('output')
     expect(output.locator('section.run')).to_have_count(1)
     expect(output.locator('.graph-card')).to_have_count(0)
+    draw = run_program(page, "a = Value(2.0, label='a')\ndraw_dot(a * a)")
+    expect(draw.locator('svg g.node').first).to_be_visible()
+    assert 'graph-inserted' in page.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")
 
 
 def test_ordinary_runs_keep_their_python(playground):

@@ -31,7 +31,13 @@ export class Cell {
     this.outcome = null; // {state, text} of the last run
     this.ticket = null;
     this.held = null; // while other cells run first for this one: what Stop does
-    this.output = new OutputList(parts.output, session.renderer, { follow, quiz, points: this.points, onExample: (spec) => this.forwardExample(spec) });
+    this.output = new OutputList(parts.output, session.renderer, {
+      follow,
+      quiz,
+      points: this.points,
+      onExample: (spec) => this.forwardExample(spec),
+      warmUpEvents: session.warmUpEvents,
+    });
     this.fallback = codeBlock(code, "Python code");
     parts.editorHost.replaceChildren(this.fallback);
     this.editorReady = editorModule().then(({ createEditor }) => this.upgrade(createEditor));

@@ -17,26 +17,38 @@ const stacked = (dot) => dot.replace(/label="\{ (.*) \}" shape=record/g, 'label=
 const topDown = (dot) => dot.replace(/rankdir=("?)LR\b\1/, "rankdir=TB");
 
 let rehearsed = false;
+const REHEARSALS = 2;
 
 /**
- * Once per page, when the renderer's warm-up drawing is ready: a graph card holding it is laid out unseen,
- * then removed. The browser's first style, layout and font work for a card (its bold title, the drawing's
- * font) took 10 to 30 ms here, on the reader's first Run; now it is done while the page is idle.
+ * Once per page, when Python's warm-up program has run (python-worker.js): its output, a printed line and a
+ * graph with its teaching tools, is shown in a list of its own beside this one, unseen, then removed. The
+ * browser's first style, layout and font work for a run's output, Graphviz's first layout of such a graph and
+ * the first calls of the code that shows it (30 to 40 ms here) are paid while the page is idle, not on the
+ * reader's first Run.
  */
-function rehearse(root, renderer) {
-  if (rehearsed) return;
+function rehearse(root, renderer, warmUpEvents) {
+  if (rehearsed || !warmUpEvents) return;
   rehearsed = true;
-  renderer.warmed.then((svg) => {
-    if (!svg || !root.isConnected) return;
-    const { card, view } = graphCard({ title: "warm-up", nodes: 2 });
-    card.inert = true;
-    card.setAttribute("aria-hidden", "true");
-    card.style.cssText = "position: absolute; left: -10000px; top: 0; width: 600px; visibility: hidden";
-    view.replaceChildren(svg);
-    root.append(card);
-    card.getBoundingClientRect(); // lays it out now
-    card.remove();
-  });
+  warmUpEvents
+    .then(async (events) => {
+      if (!root.isConnected) return;
+      const stage = element("div", root.className);
+      stage.inert = true;
+      stage.setAttribute("aria-hidden", "true");
+      stage.style.cssText = `position: absolute; left: -10000px; top: 0; width: ${root.clientWidth || 600}px; visibility: hidden`;
+      root.after(stage);
+      try {
+        for (let round = 0; round < REHEARSALS; round++) {
+          const output = new OutputList(stage, renderer, { rehearsal: true });
+          output.startRun();
+          for (const event of events) output.add(event);
+          await output.settled();
+        }
+      } finally {
+        stage.remove();
+      }
+    })
+    .catch(() => {}); // the first Run then pays what it paid without a rehearsal, nothing more
 }
 
 export class OutputList {
@@ -44,8 +56,9 @@ export class OutputList {
    * With `follow`, the newest output is scrolled into view (a page of its own, not an article); with `quiz`
    * ({field, labels}), each graph opens its quiz (quiz.js) as soon as it is drawn; `points` (a PointStore)
    * and `onExample(spec)` let a decision boundary's chart take the learner's points and choose an example.
+   * `warmUpEvents` (the session's): the first list of the page rehearses them; `rehearsal`: this is that one.
    */
-  constructor(root, renderer, { follow = false, quiz = null, points = null, onExample = null } = {}) {
+  constructor(root, renderer, { follow = false, quiz = null, points = null, onExample = null, warmUpEvents = null, rehearsal = false } = {}) {
     this.root = root;
     this.follow = follow;
     this.quiz = quiz; // {field, labels}: every graph opens its quiz (an author's data-quiz)
@@ -55,7 +68,9 @@ export class OutputList {
     this.section = null;
     this.runs = 0;
     this.drawing = [];
-    rehearse(root, renderer);
+    // The stages of bench/compare.py; a rehearsal's are not a run's.
+    this.mark = rehearsal ? () => {} : (name) => performance.mark(name);
+    if (!rehearsal) rehearse(root, renderer, warmUpEvents);
   }
 
   /** Starts a new section; `note` says why it ran when the reader did not press its Run. */
@@ -131,7 +146,7 @@ export class OutputList {
    * could not. `fields`: a promise of its teaching fields (a graph-teaching event), or of null if none came.
    */
   graph(event, fields = null) {
-    performance.mark("graph-received");
+    this.mark("graph-received");
     const parts = graphCard(event);
     this.append(parts.card);
     const done = this.draw(parts, event, fields)
@@ -154,7 +169,7 @@ export class OutputList {
     const values = event.groups?.[event.view]?.nodes ?? event.nodes; // a network may open on a grouped view
     const fit = tried.length > 1 ? readableBox(parts.view.clientWidth || 600) : null;
     const { svg, fill, index } = await this.renderer.renderFitting(tried, values, fit);
-    performance.mark("graph-laid-out");
+    this.mark("graph-laid-out");
     const dot = tried[index];
     const layout = layouts[dots.indexOf(dot)];
     // A quiz hides the values from the first paint: its drawing waits for the fields that open it. Otherwise
@@ -163,7 +178,7 @@ export class OutputList {
     const view = showGraph(parts, svg, dot);
     await fill();
     view.showOutput();
-    performance.mark("graph-inserted");
+    this.mark("graph-inserted");
     const attach = (shownView) => attachTeaching({ card: parts.card, view, event: shown, renderer: this.renderer, layout, quiz: this.quiz, shownView });
     let teaching = attach();
     const more = !this.quiz && (await fields);
@@ -173,7 +188,7 @@ export class OutputList {
       shown = { ...shown, ...more, dot };
       teaching = attach(shownView);
     }
-    if (fields) performance.mark("graph-teaching-attached");
+    if (fields) this.mark("graph-teaching-attached");
     return { view, teaching, layout, event: shown };
   }
 

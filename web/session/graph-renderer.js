@@ -11,13 +11,12 @@ export class GraphRenderer {
     this.nextId = 1;
     this.pending = new Map();
     this.worker = null;
-    // The warm-up's drawing, once drawn (null if it failed): the output rehearses its first card with it.
-    this.warmed = new Promise((resolve) => (this.resolveWarmed = resolve));
   }
 
   /**
    * Starts the worker ahead of the first graph and draws a small one, unseen: Graphviz compiles, its first
-   * layout and DOMPurify's first pass are done while the page is idle, not on the reader's first Run.
+   * layout and DOMPurify's first pass are done while the page is idle, not on the reader's first Run (the
+   * output's rehearsal, output-list.js, then draws a graph like a reader's).
    */
   warmUp() {
     if (this.worker) return;
@@ -28,11 +27,8 @@ export class GraphRenderer {
       if (request) request(data);
     };
     this.render(WARM_UP)
-      .then(async ({ svg, fill }) => {
-        await fill();
-        this.resolveWarmed(svg);
-      })
-      .catch(() => this.resolveWarmed(null)); // a failure shows on the first real graph
+      .then(({ fill }) => fill())
+      .catch(() => {}); // a failure shows on the first real graph
   }
 
   /**

@@ -31,7 +31,7 @@ const ignore = () => {};
 
 export class PythonClient {
   constructor() {
-    this.onProgress = this.onReady = this.onFailed = this.onRestart = this.onFresh = ignore;
+    this.onProgress = this.onReady = this.onFailed = this.onRestart = this.onFresh = this.onWarmedUp = ignore;
     this.latest = {}; // the last progress and ready messages, for a page that connects late
     this.interpreter = null;
     this.standby = null;
@@ -48,8 +48,8 @@ export class PythonClient {
   }
 
   /** Sets the handlers and replays what already happened while the page was loading. */
-  connect({ onProgress, onReady, onFailed, onRestart, onFresh = ignore }) {
-    Object.assign(this, { onProgress, onReady, onFailed, onRestart, onFresh });
+  connect({ onProgress, onReady, onFailed, onRestart, onFresh = ignore, onWarmedUp = ignore }) {
+    Object.assign(this, { onProgress, onReady, onFailed, onRestart, onFresh, onWarmedUp });
     if (this.latest.progress) onProgress(this.latest.progress);
     if (this.latest.ready) onReady(this.latest.ready);
   }
@@ -122,6 +122,9 @@ export class PythonClient {
         break;
       case "ready":
         this.announce(message);
+        break;
+      case "warmed-up": // the events of the worker's own warm-up program (python-worker.js)
+        this.onWarmedUp(message.events);
         break;
       case "output":
         if (pending) pending.onEvent(message.event);

@@ -139,7 +139,8 @@ async function boot({ base, precached, keep, interruptBuffer: buffer }) {
 // A restored Python's first run is slower than later ones (the browser compiles the interpreter's code
 // as it is first reached): a small program of our own, run unseen in the same task as "ready", takes that
 // cost before the reader can press Run. It runs as any program does, in a namespace of its own, and then
-// gets the after-run check of any run.
+// gets the after-run check of any run. Its events go to the page, which rehearses showing them unseen
+// (output-list.js): the page's first drawing of a run costs what the reader's first Run would pay.
 const WARM_UP = `a = Value(2.0, label='a')
 b = Value(-3.0, label='b')
 c = (a * b + a).tanh(); c.label = 'c'
@@ -150,12 +151,14 @@ draw_dot(c)
 
 function warmUp() {
   try {
-    runProgram(WARM_UP, () => {});
+    const events = [];
+    runProgram(WARM_UP, (text) => events.push(JSON.parse(text)));
     gcCollect();
     const found = changes(true);
     const reasons = found.toJs();
     found.destroy();
     if (reasons.length) reach(reasons[0]); // cannot happen for this program; if it did, the page starts another Python
+    else post({ type: "warmed-up", events });
   } catch (error) {
     reach(`failed to run its warm-up (${describe(error)})`);
   }

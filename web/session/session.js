@@ -23,6 +23,8 @@ export class Session {
     this.queue = Promise.resolve();
     this.current = null; // the ticket whose code Python is running
     this.readyWaiters = [];
+    // The events of Python's warm-up program, once per page: an output list rehearses showing them unseen.
+    this.warmUpEvents = new Promise((resolve) => (this.resolveWarmUp = resolve));
     this.python.connect({
       onProgress: ({ step, steps, text }) => this.update({ phase: "loading", text, fraction: (step - 1) / steps }),
       onReady: ({ python: version, interruptible, start, packed, timings }) => {
@@ -42,6 +44,7 @@ export class Session {
       onFresh: (reason) => {
         for (const listener of this.restartListeners) listener(reason);
       },
+      onWarmedUp: (events) => this.resolveWarmUp(events),
     });
   }
 
