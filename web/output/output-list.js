@@ -31,7 +31,7 @@ function rehearse(root, renderer, warmUpEvents) {
   rehearsed = true;
   warmUpEvents
     .then(async (events) => {
-      if (!root.isConnected) return;
+      if (!events || !root.isConnected) return;
       const stage = element("div", root.className);
       stage.inert = true;
       stage.setAttribute("aria-hidden", "true");

@@ -24,6 +24,7 @@ export class Session {
     this.current = null; // the ticket whose code Python is running
     this.readyWaiters = [];
     // The events of Python's warm-up program, once per page: an output list rehearses showing them unseen.
+    // Null when a run was already asked for (an article's first Run starts Python): a rehearsal would slow it.
     this.warmUpEvents = new Promise((resolve) => (this.resolveWarmUp = resolve));
     this.python.connect({
       onProgress: ({ step, steps, text }) => this.update({ phase: "loading", text, fraction: (step - 1) / steps }),
@@ -44,7 +45,7 @@ export class Session {
       onFresh: (reason) => {
         for (const listener of this.restartListeners) listener(reason);
       },
-      onWarmedUp: (events) => this.resolveWarmUp(events),
+      onWarmedUp: (events) => this.resolveWarmUp(this.python.hasRun ? null : events),
     });
   }
 
