@@ -13,7 +13,7 @@ import { codeBlocks } from "./hosts/code-blocks.js";
 import { makeExercise } from "./cell/exercise.js";
 import { fencedExercises, htmlExercises, quizOption } from "./hosts/exercise-blocks.js";
 import { resizeFrames } from "./hosts/frame-height.js";
-import { Notebook } from "./hosts/notebook.js";
+import { EnvCells } from "./cell/env-cells.js";
 import { registerServiceWorker } from "./offline/offline.js";
 import { Session } from "./session/session.js";
 import { playgroundLink } from "./hosts/playground-link.js";
@@ -25,20 +25,20 @@ const DEFAULT_ENV = query.get("env") || "page";
 const PAGE_TRIES = /^(\d+|never)$/.test(query.get("tries") ?? "") ? (query.get("tries") === "never" ? "never" : Number(query.get("tries"))) : undefined;
 
 const session = new Session();
-const notebook = new Notebook(session);
+const envCells = new EnvCells(session);
 const pageTheme = query.get("theme") || document.querySelector('meta[name="backprop-playground-theme"]')?.content || "auto";
 
 const envOf = (element) => element.dataset.env || DEFAULT_ENV;
 
 for (const script of document.querySelectorAll("script[data-playground-setup]")) {
-  notebook.addSetup(envOf(script), codeOf(script));
+  envCells.addSetup(envOf(script), codeOf(script));
 }
 
 const autorun = new IntersectionObserver((entries) => {
   for (const { isIntersecting, target } of entries) {
     if (!isIntersecting) continue;
     autorun.unobserve(target);
-    notebook.run(target.cell);
+    envCells.run(target.cell);
   }
 }, { threshold: 0.25 });
 
@@ -47,10 +47,10 @@ function makeCell(pre, { element = pre, code = codeOf(pre), quiz = pre.hasAttrib
   const env = envOf(pre);
   const { host, cell, parts } = hostedCell({
     session,
-    notebook,
+    envCells,
     code,
     env,
-    name: `[${notebook.cells.length + 1}]`,
+    name: `[${envCells.cells.length + 1}]`,
     theme: pre.dataset.theme || pageTheme,
     collapsed: pre.hasAttribute("data-collapsed"),
     readOnly: pre.hasAttribute("data-readonly"),
@@ -58,7 +58,7 @@ function makeCell(pre, { element = pre, code = codeOf(pre), quiz = pre.hasAttrib
   });
   const restart = button("Restart", { className: "quiet", testid: "restart", title: `Forget every name that the cells of env "${env}" defined` });
   restart.addEventListener("click", () => {
-    notebook.reset(env);
+    envCells.reset(env);
     cell.output.startRun();
     cell.output.message("notice", "Restarted: this env's names are gone. The next Run runs its cells again from the first.");
   });
@@ -85,7 +85,7 @@ function makeCell(pre, { element = pre, code = codeOf(pre), quiz = pre.hasAttrib
 
 /** notebook.html with this env's cells (its hidden setup first) as a notebook, carried in the link itself. */
 async function notebookLink(env, page) {
-  const sources = [notebook.setups.get(env), ...notebook.cells.filter((cell) => cell.env === env).map((cell) => cell.getText())];
+  const sources = [envCells.setups.get(env), ...envCells.cells.filter((cell) => cell.env === env).map((cell) => cell.getText())];
   const title = document.title || "article";
   const { newNotebookText } = await import("./notebook/ipynb.js"); // only when a reader asks for the notebook
   const text = newNotebookText(sources.filter(Boolean), { title });
@@ -95,8 +95,8 @@ async function notebookLink(env, page) {
 
 /** The cell's code with its env's setup and earlier cells before it, so that it runs on its own. */
 function codeForPlayground(cell) {
-  const earlier = notebook.cells.filter((other) => other.env === cell.env && other.number < cell.number);
-  return [notebook.setups.get(cell.env), ...earlier.map((other) => other.getText()), cell.getText()].filter(Boolean).join("\n\n");
+  const earlier = envCells.cells.filter((other) => other.env === cell.env && other.number < cell.number);
+  return [envCells.setups.get(cell.env), ...earlier.map((other) => other.getText()), cell.getText()].filter(Boolean).join("\n\n");
 }
 
 let exercises = 0;

@@ -11,7 +11,7 @@ import { attachAssignment } from "../notebook/assignment.js";
 import { BadNotebook, outputsOf, parseNotebook, savedNotebookText, withAttachments } from "../notebook/ipynb.js";
 import { isAssignment, isSource, roleOf, studentMetadata, studentVersion } from "../notebook/nbgrader.js";
 import { fingerprint } from "../notebook/stored-notebooks.js";
-import { Notebook } from "./notebook.js";
+import { EnvCells } from "../cell/env-cells.js";
 import { byTestId, element } from "../dom/element.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { NOTEBOOK_HTML, showSavedOutputs } from "../notebook/saved-outputs.js";
@@ -34,7 +34,7 @@ const downloadButton = byTestId("download-notebook");
 const downloadMarkdownButton = byTestId("download-markdown");
 const scoreBox = byTestId("assignment-score");
 
-// {name, key, url, original, revertTo, json, entries, notebook, codeCells, env, student}; entries are the
+// {name, key, url, original, revertTo, json, entries, envCells, codeCells, env, student}; entries are the
 // cells shown, each {index, type, source, outputs, json, role, gradeId, points, shown, solution, hidden,
 // kept (its change from storage), cell?, host?, parts?}.
 let current = null;
@@ -138,7 +138,7 @@ async function build(parsed, name, kept, key) {
   });
   opened += 1;
   const env = `notebook-${opened}`;
-  const notebook = new Notebook(session);
+  const envCells = new EnvCells(session);
   const codeCells = [];
   let exercises = 0;
   const nodes = entries.map((entry) => {
@@ -154,7 +154,7 @@ async function build(parsed, name, kept, key) {
     }
     const { host, cell, parts } = hostedCell({
       session,
-      notebook,
+      envCells,
       code: entry.kept?.source ?? entry.shown,
       env,
       name: `[${codeCells.length + 1}]`,
@@ -167,7 +167,7 @@ async function build(parsed, name, kept, key) {
       points: pointsOf(entry.kept?.metadata ?? entry.json.metadata),
       onPointsChange: () => keeper.changed(),
       onAdvance: (target) => {
-        notebook.run(target);
+        envCells.run(target);
         codeCells[codeCells.indexOf(target) + 1]?.focus();
       },
     });
@@ -179,7 +179,7 @@ async function build(parsed, name, kept, key) {
     codeCells.push(cell);
     return host;
   });
-  return { nodes, json: parsed.json, entries, notebook, codeCells, env, assignment, student, lesson: parsed.blocks ? parsed : null };
+  return { nodes, json: parsed.json, entries, envCells, codeCells, env, assignment, student, lesson: parsed.blocks ? parsed : null };
 }
 
 function markdownCell(entry, renderMarkdown) {
@@ -223,11 +223,11 @@ function changesOf({ entries, student }) {
 async function runAll() {
   if (!current) return;
   const running = current;
-  const { notebook, codeCells } = running;
+  const { envCells, codeCells } = running;
   runAllButton.disabled = true;
   say(`Running ${codeCells.length} ${codeCells.length === 1 ? "cell" : "cells"}…`);
   try {
-    const { failed, stopped } = await notebook.runAll(codeCells, () => running.closed);
+    const { failed, stopped } = await envCells.runAll(codeCells, () => running.closed);
     if (running.closed) return; // another notebook was opened meanwhile: its message stays
     const numbers = failed.map((cell) => codeCells.indexOf(cell) + 1);
     if (stopped) say(`Stopped at cell ${numbers.at(-1)}: the cells after it did not run.`, "warning");

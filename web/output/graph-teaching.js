@@ -3,7 +3,7 @@
 // and forward, check gradients against finite differences, a table of the nodes, grouped views.
 import { element } from "../dom/element.js";
 import { explainModel, update as updateModel } from "./explain-model.js";
-import { button, relabel } from "./graph-view.js";
+import { relabel, toolButton } from "./graph-view.js";
 import { explainPanel } from "./node-explain.js";
 import { nodePicking } from "./node-picking.js";
 import { quizPanel } from "./quiz.js";
@@ -68,10 +68,10 @@ export function attachTeaching({ card, view, event, renderer, layout, quiz: quiz
     showing.stepper.controls.querySelector("button").focus();
   };
 
-  if (event.steps && event.steps.steps.length) bar.append(button("Step through backward", "Step through backward: run each _backward in turn", () => start("backward")));
-  if (event.table && event.table.some((row) => row.op)) bar.append(button("Step through forward", "Step through forward: compute each value in turn", () => start("forward")));
+  if (event.steps && event.steps.steps.length) bar.append(toolButton("Step through backward", "Step through backward: run each _backward in turn", () => start("backward")));
+  if (event.table && event.table.some((row) => row.op)) bar.append(toolButton("Step through forward", "Step through forward: compute each value in turn", () => start("forward")));
   if (event.check) {
-    bar.append(button("Check gradients", "Check gradients against finite differences", async () => {
+    bar.append(toolButton("Check gradients", "Check gradients against finite differences", async () => {
       stopStepper();
       const { check } = event;
       await onFullGraph();
@@ -88,7 +88,7 @@ export function attachTeaching({ card, view, event, renderer, layout, quiz: quiz
   if (event.table) {
     let table = null;
     cleanups.push(() => table?.remove());
-    bar.append(tableButton = button("Table", "Show the nodes as a table (label, op, data, grad)", (b) => {
+    bar.append(tableButton = toolButton("Table", "Show the nodes as a table (label, op, data, grad)", (b) => {
       if (table) {
         table.remove();
         table = null;
@@ -107,7 +107,7 @@ export function attachTeaching({ card, view, event, renderer, layout, quiz: quiz
     group.setAttribute("role", "group");
     group.setAttribute("aria-label", "Which view of the graph");
     for (const [name, label, dot, values] of variants) {
-      const b = button(label, name === "full" && !dot ? "Full graph: more than 2,000 values, too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`,
+      const b = toolButton(label, name === "full" && !dot ? "Full graph: more than 2,000 values, too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`,
         () => showView(name, dot, values));
       b.disabled = !dot;
       viewButtons.set(name, b);
@@ -149,7 +149,7 @@ export function attachTeaching({ card, view, event, renderer, layout, quiz: quiz
       prepare(svg);
       quiz.rehide();
     });
-    const quizButton = button("Quiz me", "Quiz me: hide values and predict them", async () => {
+    const quizButton = toolButton("Quiz me", "Quiz me: hide values and predict them", async () => {
       stopStepper();
       explain.close();
       await onFullGraph();
@@ -256,17 +256,17 @@ function controlsBar(label, { onStep, onBack, onReset, length }) {
   speed.setAttribute("aria-label", "Speed");
   for (const [name, ms] of SPEEDS) speed.append(new Option(name, String(ms)));
   speed.value = "800";
-  const reset = button("Reset", "Reset the steps", () => onReset(go(0)));
-  const back = button("◀ Step back", "Step back", () => onBack(go(k - 1)));
-  const step = button("Step ▶", "Step", () => onStep(go(k + 1)));
-  const play = button("▶ Play", "Play the steps", () => {
+  const reset = toolButton("Reset", "Reset the steps", () => onReset(go(0)));
+  const back = toolButton("◀ Step back", "Step back", () => onBack(go(k - 1)));
+  const step = toolButton("Step ▶", "Step", () => onStep(go(k + 1)));
+  const play = toolButton("▶ Play", "Play the steps", () => {
     if (timer) return pause();
     if (k === length) onReset(go(0));
     relabel(play, "Pause", "Pause the steps");
     timer = setInterval(() => onStep(go(k + 1)), Number(speed.value));
   });
   speed.addEventListener("change", () => timer && (pause(), play.click()));
-  const close = button("Close", "Close the stepper and show the graph as drawn", () => controls.close());
+  const close = toolButton("Close", "Close the stepper and show the graph as drawn", () => controls.close());
   controls.addEventListener("keydown", (event) => {
     const keys = { ArrowRight: step, ArrowLeft: back, Home: reset, " ": play, Escape: close };
     if (!keys[event.key] || event.target === speed) return;

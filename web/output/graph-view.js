@@ -1,7 +1,7 @@
 // One graph in the output: a toolbar (fit, zoom, download SVG, copy DOT) over a pannable, zoomable view.
 // Mouse: drag to pan, wheel to zoom. Touch: one finger pans, two fingers pinch to zoom and pan.
 import { copyText } from "../dom/clipboard.js";
-import { button as domButton, element } from "../dom/element.js";
+import { button, element } from "../dom/element.js";
 
 const MIN_HEIGHT = 140;
 export const MIN_SCALE = 0.7; // screen pixels per Graphviz point: smaller text is not readable
@@ -139,11 +139,11 @@ export function showGraph({ view, tools }, firstSvg, firstDot) {
 
   show(firstSvg, firstDot);
   tools.append(
-    button("−", "Zoom out", () => zoom(1.25)),
-    button("+", "Zoom in", () => zoom(0.8)),
-    button("Fit", "Fit the whole graph", fit),
-    button("SVG", "Download this graph as SVG", () => download(svg)),
-    button("DOT", "Copy this graph's DOT source", (b) => copyDot(dot, b)),
+    toolButton("−", "Zoom out", () => zoom(1.25)),
+    toolButton("+", "Zoom in", () => zoom(0.8)),
+    toolButton("Fit", "Fit the whole graph", fit),
+    toolButton("SVG", "Download this graph as SVG", () => download(svg)),
+    toolButton("DOT", "Copy this graph's DOT source", (b) => copyDot(dot, b)),
   );
   const onShow = (listener) => {
     shown.add(listener);
@@ -177,8 +177,8 @@ function flash(target, text) {
 }
 
 /** A button of a graph's toolbars: its title is its accessible name too. */
-export function button(label, title, onClick) {
-  const b = domButton(label, { className: "graph-button", onClick });
+export function toolButton(label, title, onClick) {
+  const b = button(label, { className: "graph-button", onClick });
   relabel(b, label, title);
   return b;
 }

@@ -3,7 +3,7 @@
 // carried (explain-model.js); a neuron's or a layer's box opens to the values it holds. Escape or Close
 // closes it and gives the focus back to the value.
 import { element } from "../dom/element.js";
-import { button } from "./graph-view.js";
+import { toolButton } from "./graph-view.js";
 import { explanationOf, summaryOf } from "./explain-text.js";
 
 /**
@@ -14,7 +14,7 @@ export function explainPanel({ card, view, model, boxes }) {
   const panel = element("section", "node-explain");
   panel.dataset.testid = "node-explain";
   panel.hidden = true;
-  const close = button("Close", "Close the explanation", () => hide(true));
+  const close = toolButton("Close", "Close the explanation", () => hide(true));
   close.classList.add("explain-close");
   const body = element("div", "explain-content");
   panel.append(close, body);
@@ -42,7 +42,7 @@ export function explainPanel({ card, view, model, boxes }) {
       panel.dataset.state = content.dataset.state;
       const parts = [content];
       if (shown.back) {
-        const back = button(`Back to ${shown.back.title}`, `Back to ${shown.back.title}`, () => showBox(shown.back.id, shown.back.title, true));
+        const back = toolButton(`Back to ${shown.back.title}`, `Back to ${shown.back.title}`, () => showBox(shown.back.id, shown.back.title, true));
         back.prepend(element("span", "", "◀ ")); // the name stays the words alone
         back.firstChild.setAttribute("aria-hidden", "true");
         parts.unshift(back);
@@ -68,7 +68,7 @@ export function explainPanel({ card, view, model, boxes }) {
     list.setAttribute("aria-label", `The values of ${title}`);
     for (const i of members) {
       const item = element("li");
-      item.append(button(summaryOf(model, i), `Explain ${summaryOf(model, i)}`, () => showValue(i, true, { id: shown.id, title })));
+      item.append(toolButton(summaryOf(model, i), `Explain ${summaryOf(model, i)}`, () => showValue(i, true, { id: shown.id, title })));
       list.append(item);
     }
     box.append(heading, element("p", "explain-values", `${members.length} value${members.length === 1 ? "" : "s"}, inputs first: pick one to see its arithmetic.`), list);

@@ -5,7 +5,7 @@
 // scalargrad.datasets.points(). The keyboard moves a cursor over the chart with the arrow keys.
 import { element } from "../dom/element.js";
 import { parseCsv, pointsCsv } from "../cell/points.js";
-import { button } from "./graph-view.js";
+import { toolButton } from "./graph-view.js";
 
 const NEAR = 7; // pixels: a click this close to a point chooses it
 const LABELS = { 1: "class 1 (blue)", 0: "class 0 (red)" };
@@ -26,7 +26,7 @@ export function pointEditor({ card, plot, store, redraw, onExample }) {
   classes.setAttribute("role", "radiogroup");
   classes.setAttribute("aria-label", "Class of the points you add");
   const radios = [1, 0].map((value) => {
-    const b = button(LABELS[value], `Add points of ${LABELS[value]}`, () => choose(value));
+    const b = toolButton(LABELS[value], `Add points of ${LABELS[value]}`, () => choose(value));
     b.setAttribute("role", "radio");
     b.dataset.testid = "point-class";
     b.dataset.label = String(value);
@@ -34,9 +34,9 @@ export function pointEditor({ card, plot, store, redraw, onExample }) {
     return b;
   });
   classes.append(element("span", "point-caption", "Add:"), ...radios);
-  const csvToggle = button("Paste CSV…", "Paste CSV… or drop a file: x,y,label on each line", () => toggleCsv());
+  const csvToggle = toolButton("Paste CSV…", "Paste CSV… or drop a file: x,y,label on each line", () => toggleCsv());
   csvToggle.dataset.testid = "points-paste";
-  const clear = button("Clear my points", "Clear my points: points() gives the moons again", () => {
+  const clear = toolButton("Clear my points", "Clear my points: points() gives the moons again", () => {
     store.set(null);
     edited = true;
     say("No points of your own: the next Run's points() gives the moons. Click the chart to add points.");
@@ -49,7 +49,7 @@ export function pointEditor({ card, plot, store, redraw, onExample }) {
   Object.assign(csv, { rows: 5, spellcheck: false });
   csv.dataset.testid = "points-csv";
   csv.setAttribute("aria-label", "Points as CSV: x,y,label on each line, the label 0 or 1");
-  const load = button("Use these points", "Use these points: they replace yours", () => fromCsv(csv.value));
+  const load = toolButton("Use these points", "Use these points: they replace yours", () => fromCsv(csv.value));
   load.dataset.testid = "points-load";
   csvBox.append(csv, load);
   const message = element("p", "points-message");

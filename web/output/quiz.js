@@ -4,7 +4,7 @@
 // for the wrong ones, their arithmetic (explain-text.js). Everything is judged here, in the page, against
 // the numbers the graph's event carried: a program cannot mark an answer.
 import { element } from "../dom/element.js";
-import { button } from "./graph-view.js";
+import { toolButton } from "./graph-view.js";
 import { explanationOf, number } from "./explain-text.js";
 
 const MAX_ITEMS = 20;
@@ -40,10 +40,10 @@ export function quizPanel({ card, model, fields, onOpen }) {
   const list = element("ol", "quiz-items");
   const score = element("p", "quiz-score");
   score.setAttribute("role", "status");
-  const check = button("Check", "Check my predictions", () => judge());
+  const check = toolButton("Check", "Check my predictions", () => judge());
   check.dataset.testid = "quiz-check";
-  const again = button("Try again", "Try again: hide the values again and clear the marks", () => build(true));
-  const close = button("Close quiz", "Close quiz: show every value again", () => api.close());
+  const again = toolButton("Try again", "Try again: hide the values again and clear the marks", () => build(true));
+  const close = toolButton("Close quiz", "Close quiz: show every value again", () => api.close());
   const actions = element("div", "quiz-actions");
   actions.append(check, again, close);
   panel.append(intro, options, pickHint, list, score, actions);

@@ -1,6 +1,7 @@
-// Cells that share envs, like a notebook's cells share a kernel. Run on a cell first runs its env's
-// hidden setup code and the earlier cells of its env that have not run since the env started.
-export class Notebook {
+// A page's cells that share envs, like a notebook's cells share a kernel, and the order they run in: Run on
+// a cell first runs its env's hidden setup code and the earlier cells of its env that have not run since the
+// env started.
+export class EnvCells {
   constructor(session) {
     this.session = session;
     this.cells = []; // in page order; each cell has .env and .number
