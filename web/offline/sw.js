@@ -1,12 +1,13 @@
 // The service worker: the whole site offline after one visit, and cross-origin isolation on any host.
-// build.py bundles this file with Workbox's precaching and injects the manifest (every file of the
-// build, with its revision and a SHA-384 integrity) in place of self.__WB_MANIFEST.
+// The build (backprop_playground/build/service_worker.py) bundles this file with Workbox's precaching and
+// injects the manifest (every file of the build, with its revision and a SHA-384 integrity) in place of
+// self.__WB_MANIFEST.
 //  - Precache: a new build installs its whole set beside the old one; the page offers a reload, and
 //    only on "skip-waiting" does this worker take over (then the old entries are deleted).
 //  - Verify: a cached file is served only if it matches the manifest's hash. Python in the page can
 //    reach `caches` through `js`; anything it plants is refetched (and re-verified) from the network.
 //  - Isolate: pages and workers get COOP/COEP (coi-serviceworker's technique), so Stop can interrupt Python,
-//    and the Content-Security-Policy (build.py defines CONTENT_SECURITY_POLICY): a worker's policy comes
+//    and the Content-Security-Policy (the build defines CONTENT_SECURITY_POLICY from backprop_playground/policy.py): a worker's policy comes
 //    only from its own response, never from the page's <meta>.
 import { PrecacheController, PrecacheRoute } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";

@@ -6,7 +6,7 @@ const SAME = (a, b, scale = 0) => Math.abs(a - b) <= 1e-9 + 1e-6 * Math.max(Math
 // A sum is compared at the scale of its terms: large terms that cancel leave rounding larger than their total.
 const size = (terms) => terms.reduce((s, t) => s + Math.abs(t), 0);
 
-// d out / d operand i, from the operands' data xs and the output's data y (explain.py's _NAMED, in the same order).
+// d out / d operand i, from the operands' data xs and the output's data y (scalargrad.ops.LOCAL, in the same order).
 const RULES = {
   "+": (xs) => xs.map(() => 1),
   "*": (xs) => xs.map((_, i) => xs.reduce((p, x, j) => (j === i ? p : p * x), 1)),

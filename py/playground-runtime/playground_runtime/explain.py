@@ -34,7 +34,7 @@ IDENTIFIER = re.compile(r'[A-Za-z_][\w.]*')
 
 def names_of(nodes, code_names=None, owner=None, args=None):
     """What the formulas call each value: an identifier-like label, else its variable, else the label in
-    brackets, else, inside a neuron of scalargrad.nn (`owner`, graph.neuron_of; `args` as structure() gives
+    brackets, else, inside a neuron of scalargrad.nn (`owner`, groups.neuron_of; `args` as structure() gives
     them), its role there (`L1.n3.w2`, `L1.n3.b`), else `vi`."""
     code_names = code_names or {}
     roles = _roles(nodes, owner, args) if owner and args else {}
@@ -80,7 +80,7 @@ def _roles(nodes, owner, args):
 
 def explanation(nodes, edges, code_names=None, owner=None):
     """The `explain` field of a graph event (see the module docstring). `code_names` ({id: variables}) and
-    `owner` (graph.neuron_of) name the values."""
+    `owner` (groups.neuron_of) name the values."""
     args, why = structure(nodes, edges)
     return {'names': names_of(nodes, code_names, owner, args), 'args': args, **numbers(nodes, args, why)}
 

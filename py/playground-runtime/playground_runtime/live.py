@@ -15,7 +15,6 @@ teaching field, from the last call's values. The events, through playground's em
   {"type": "graph", ..., "live": n, "shape": s, "final": true}   at the end of the run, every field
 """
 
-import sys
 import time
 
 from scalargrad.graph import MAX_NODES, TRACE_LIMIT, GraphTooLarge, trace
@@ -107,9 +106,3 @@ def shape_of(nodes, edges):
         tuple([position[id(p)] for _, p in edges]),
     )
     return f"{len(nodes)}-{hash(parts) & 0xFFFFFFFFFFFF:x}"
-
-
-def call_site(depth):
-    """The program's line that called draw_dot: (file name, line), `depth` frames up."""
-    frame = sys._getframe(depth + 1)
-    return frame.f_code.co_filename, frame.f_lineno
