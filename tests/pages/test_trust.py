@@ -163,7 +163,9 @@ const watcher = new MutationObserver((records) => {
     for (const node of record.addedNodes) {
       if (node.nodeType === 1 && node.matches('div.output[aria-hidden=true]')) {
         window.rehearsals.push({ node, inert: node.inert, visibility: getComputedStyle(node).visibility,
-          testid: node.dataset.testid ?? null, marks: performance.getEntriesByType('mark').map((m) => m.name) });
+          position: getComputedStyle(node).position, testid: node.dataset.testid ?? null,
+          inShadowRoot: node.getRootNode() instanceof ShadowRoot });
+        if (window.runWhenRehearsing) document.querySelector('[data-testid=run]').click();
       }
     }
     for (const node of record.removedNodes) {
@@ -195,6 +197,7 @@ def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
     wait_until(page, 'window.rehearsals.length > 0 && window.rehearsals.every((r) => r.removed)')
     [rehearsal] = page.evaluate(REHEARSED)
     assert rehearsal['inert'] and rehearsal['visibility'] == 'hidden' and rehearsal['testid'] is None
+    assert rehearsal['position'] == 'fixed'  # off screen, it adds nothing to the page's scrolling
     assert rehearsal['runs'] > 0 and rehearsal['printed'].strip() and rehearsal['values'] > 0 and rehearsal['tools'] > 0
     assert rehearsal['marks'] == []  # no graph-… stage of bench/compare.py: the rehearsal is not a run
     assert page.locator('div.output').count() == 1
@@ -210,15 +213,27 @@ def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
 
 
 def test_a_first_run_that_starts_python_is_not_slowed_by_a_rehearsal(page, site_url):
-    # An article's cells start Python when the reader presses Run: the run waits for it, and showing the
-    # warm-up's output unseen then would only delay the reader's own.
+    # An article's cells start Python when the reader reaches them: the rehearsal happens in the cell's shadow
+    # root. When the reader's Run is what starts Python, the run waits for it, and a rehearsal then would only
+    # delay the reader's own.
     page.add_init_script(WATCH_REHEARSALS)
+    page.goto(site_url + 'article.html')
+    cells(page).last.hover()
+    wait_until(page, 'window.rehearsals.length > 0 && window.rehearsals.every((r) => r.removed)')
+    assert [r['inShadowRoot'] for r in page.evaluate(REHEARSED)] == [True]
     page.goto(site_url + 'article.html')
     section = press_run(cells(page).last)
     expect(section.locator('svg').first).to_be_visible()
     assert page.evaluate(REHEARSED) == []  # one would have begun as the warm-up's events came, before the run's
-    page.goto(site_url)  # the main page starts Python as it opens: there it rehearses, in the same watched tab
+
+
+def test_a_run_asked_for_during_the_rehearsal_ends_it(page, site_url):
+    page.add_init_script(WATCH_REHEARSALS + 'window.runWhenRehearsing = true;')  # Run, as the rehearsal begins
+    open_playground(page, site_url)
     wait_until(page, 'window.rehearsals.length > 0 && window.rehearsals.every((r) => r.removed)')
+    [rehearsal] = page.evaluate(REHEARSED)
+    assert rehearsal['runs'] == 1  # its first round was under way; a second would have delayed the run
+    expect(page.get_by_test_id('output').locator('section.run')).to_have_count(1)
 
 
 def test_ordinary_runs_keep_their_python(playground):

@@ -144,6 +144,23 @@ def test_an_error_in_a_displayed_values_repr_shows_only_the_learners_frames():
     assert error['traceback'].count('File "<editor>"') == 2
 
 
+@pytest.mark.parametrize(
+    'program',
+    [
+        'import sys\nsys.stdout.write(5)',  # the stream's write, called by the learner
+        'class Loud:\n    def __str__(self):\n        raise ValueError("no")\nprint(Loud())',
+        'input("name? ")',
+        'from IPython.display import display\ndisplay(Value(1.0), 1 / 0)',
+        'draw_dot(object())',
+    ],
+    ids=['stdout.write', 'print calls __str__', 'input', 'display', 'draw_dot'],
+)
+def test_the_runtimes_frames_between_the_learners_stay_out_of_the_traceback(program):
+    result, _ = run(program)
+    assert result['status'] == 'error', result
+    assert RUNTIME_PACKAGE not in result['error']['traceback'], result['error']['traceback']
+
+
 def test_the_runtime_package_the_traceback_tests_look_for_is_in_each_of_its_frames():
     # The assertions above (and test_page's) would pass on any traceback if the name were not the runtime's.
     assert importlib.util.find_spec(RUNTIME_PACKAGE) is not None

@@ -41,14 +41,13 @@ def test_a_run_with_points_gets_them_as_lists_like_the_moons_helper_and_the_next
     result, events = run('X, y = points()\nprint(X, y, type(X).__name__, type(y[0]).__name__)', MINE)
     assert result == {'status': 'ok'}
     assert printed(events) == '[[0.0, 0.0], [1.0, 1.0], [0.5, -0.25]] [1, 0, 1] list int\n'
-    assert learner_points.points(5, seed=4) == make_moons(5, seed=4)  # gone with the run
-    learner_points.forget()
+    assert learner_points._run.points is None and learner_points._run.returned is None  # gone with the run
     _, events = run('X, y = points(6, seed=2)\nprint(len(X), sorted(set(y)))')
     assert printed(events) == '6 [0, 1]\n'
 
 
-def test_points_imported_from_scalargrad_or_micrograd_style_are_the_learners_and_the_engine_alone_gives_the_moons():
-    """The runtime puts its points() in scalargrad's place; the engine itself keeps no learner's points."""
+def test_points_imported_from_scalargrad_are_the_learners_and_the_engine_alone_gives_the_moons():
+    """The runtime puts its points() in scalargrad's place; the engine's own keeps no learner's points."""
     program = """
         import scalargrad
         from scalargrad.datasets import points as from_datasets
@@ -57,7 +56,12 @@ def test_points_imported_from_scalargrad_or_micrograd_style_are_the_learners_and
     """
     result, events = run(program, MINE)
     assert result == {'status': 'ok'} and printed(events) == 'True [1, 0, 1]\n'
-    assert points(7, seed=5) == make_moons(7, seed=5)  # what the engine's module gave before the runtime's install
+    assert points.__module__ == 'scalargrad.datasets'  # the engine's, as imported before the runtime's install
+    learner_points.take(json.dumps(MINE))
+    try:
+        assert points(7, seed=5) == make_moons(7, seed=5)  # while a run's points are kept
+    finally:
+        learner_points.forget()
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ export class Cell {
       quiz,
       points: this.points,
       onExample: (spec) => this.forwardExample(spec),
-      warmUpEvents: session.warmUpEvents,
+      warmUp: session.warmUp,
     });
     this.fallback = codeBlock(code, "Python code");
     parts.editorHost.replaceChildren(this.fallback);

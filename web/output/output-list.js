@@ -24,24 +24,26 @@ const REHEARSALS = 2;
  * graph with its teaching tools, is shown in a list of its own beside this one, unseen, then removed. The
  * browser's first style, layout and font work for a run's output, Graphviz's first layout of such a graph and
  * the first calls of the code that shows it (30 to 40 ms here) are paid while the page is idle, not on the
- * reader's first Run.
+ * reader's first Run. It gives way as soon as a run is asked for (`warmUp.wanted()`, the session's): then it
+ * would only delay it.
  */
-function rehearse(root, renderer, warmUpEvents) {
-  if (rehearsed || !warmUpEvents) return;
-  rehearsed = true;
-  warmUpEvents
+function rehearse(root, renderer, warmUp) {
+  if (!warmUp) return;
+  warmUp.events
     .then(async (events) => {
-      if (!events || !root.isConnected) return;
+      if (rehearsed || !root.isConnected || !warmUp.wanted()) return;
+      rehearsed = true;
       const stage = element("div", root.className);
       stage.inert = true;
       stage.setAttribute("aria-hidden", "true");
-      stage.style.cssText = `position: absolute; left: -10000px; top: 0; width: ${root.clientWidth || 600}px; visibility: hidden`;
+      // Fixed, off screen: it adds nothing to the page's scrolling (an embed's frame is sized to its content).
+      stage.style.cssText = `position: fixed; left: -10000px; top: 0; width: ${root.clientWidth || 600}px; visibility: hidden`;
       root.after(stage);
       try {
-        for (let round = 0; round < REHEARSALS; round++) {
+        for (let round = 0; round < REHEARSALS && warmUp.wanted(); round++) {
           const output = new OutputList(stage, renderer, { rehearsal: true });
           output.startRun();
-          for (const event of events) output.add(event);
+          for (const event of events) if (warmUp.wanted()) output.add(event);
           await output.settled();
         }
       } finally {
@@ -56,9 +58,9 @@ export class OutputList {
    * With `follow`, the newest output is scrolled into view (a page of its own, not an article); with `quiz`
    * ({field, labels}), each graph opens its quiz (quiz.js) as soon as it is drawn; `points` (a PointStore)
    * and `onExample(spec)` let a decision boundary's chart take the learner's points and choose an example.
-   * `warmUpEvents` (the session's): the first list of the page rehearses them; `rehearsal`: this is that one.
+   * `warmUp` (the session's {events, wanted}): a list of the page rehearses its events; `rehearsal`: this is one.
    */
-  constructor(root, renderer, { follow = false, quiz = null, points = null, onExample = null, warmUpEvents = null, rehearsal = false } = {}) {
+  constructor(root, renderer, { follow = false, quiz = null, points = null, onExample = null, warmUp = null, rehearsal = false } = {}) {
     this.root = root;
     this.follow = follow;
     this.quiz = quiz; // {field, labels}: every graph opens its quiz (an author's data-quiz)
@@ -70,7 +72,7 @@ export class OutputList {
     this.drawing = [];
     // The stages of bench/compare.py; a rehearsal's are not a run's.
     this.mark = rehearsal ? () => {} : (name) => performance.mark(name);
-    if (!rehearsal) rehearse(root, renderer, warmUpEvents);
+    if (!rehearsal) rehearse(root, renderer, warmUp);
   }
 
   /** Starts a new section; `note` says why it ran when the reader did not press its Run. */

@@ -23,9 +23,12 @@ export class Session {
     this.queue = Promise.resolve();
     this.current = null; // the ticket whose code Python is running
     this.readyWaiters = [];
-    // The events of Python's warm-up program, once per page: an output list rehearses showing them unseen.
-    // Null when a run was already asked for (an article's first Run starts Python): a rehearsal would slow it.
-    this.warmUpEvents = new Promise((resolve) => (this.resolveWarmUp = resolve));
+    // The events of Python's warm-up program, once per page: an output list rehearses showing them unseen,
+    // while no run has been asked for (an article's first Run starts Python: a rehearsal would only slow it).
+    // The worker posts "ready" and "warmed-up" in one task, so a Run that waited for Python is asked for, in
+    // the microtasks after "ready", before "warmed-up" is read.
+    let resolveEvents;
+    this.warmUp = { events: new Promise((resolve) => (resolveEvents = resolve)), wanted: () => !this.python.hasRun };
     this.python.connect({
       onProgress: ({ step, steps, text }) => this.update({ phase: "loading", text, fraction: (step - 1) / steps }),
       onReady: ({ python: version, interruptible, start, packed, timings }) => {
@@ -45,7 +48,7 @@ export class Session {
       onFresh: (reason) => {
         for (const listener of this.restartListeners) listener(reason);
       },
-      onWarmedUp: (events) => this.resolveWarmUp(this.python.hasRun ? null : events),
+      onWarmedUp: (events) => resolveEvents(events),
     });
   }
 

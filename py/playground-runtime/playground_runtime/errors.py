@@ -6,12 +6,13 @@ import traceback
 
 from .names import EDITOR as FILENAME
 
-# The files whose frames stand between a learner's own (the namespace's draw_dot, plot and display hook, the
-# drawing that calls a learner's __repr__, the stand-ins): left out of a learner's traceback. A frame of the
-# runtime's other modules (a learner calling playground_runtime.example, say) shows.
+# The files whose frames stand between a learner's own or end at a learner's call (the namespace's draw_dot,
+# plot and display hook, the drawing that calls a learner's __repr__, sys.stdout's write, the stand-ins): left
+# out of a learner's traceback, as runner.py's were when it held them all. A frame of the runtime's other
+# modules (a learner calling playground_runtime.example, say) shows.
 TRIMMED = frozenset(
     os.path.join(os.path.dirname(__file__), name)
-    for name in ('runner.py', 'namespaces.py', 'drawing.py', 'stand_ins.py')
+    for name in ('runner.py', 'events.py', 'namespaces.py', 'drawing.py', 'stand_ins.py')
 )
 AVAILABLE = (
     "the Python standard library, scalargrad (also importable as micrograd), graphviz and micropip "
