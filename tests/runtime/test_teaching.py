@@ -280,6 +280,14 @@ def activation_the_floats_lack():
 
 # (how the learner made or changed the model, whether the floats' fast path takes it): each model the fast path
 # refuses would be computed wrongly by it, or fail in it (the test fails with that guard of _float_model removed).
+def weights_in_a_tuple():
+    model = MLP(2, [4, 1])
+    for layer in model.layers:
+        for n in layer.neurons:
+            n.w = tuple(n.w)  # calling it zips them as a list; parameters() cannot add them to [b]
+    return model
+
+
 MODELS = {
     'as made': (lambda: MLP(2, [4, 4, 1]), True),
     'a layer whose neurons differ in activation': (mixed_activations, True),
@@ -287,6 +295,7 @@ MODELS = {
     'a weight set to a number': (weight_set_to_a_number, False),
     'an activation the floats lack': (activation_the_floats_lack, False),
     "a subclass of the learner's": (lambda: Doubled(2, [4, 1]), False),
+    'weights in a tuple': (weights_in_a_tuple, False),
 }
 
 
@@ -302,6 +311,16 @@ def test_the_boundary_of_a_changed_model_is_what_calling_it_gives(made):
     # The page forwards an example through the MLP rebuilt from the chart's numbers: only from one it would
     # compute as this one does.
     assert (charts.mlp_spec(model) is not None) == (made == 'as made')
+
+
+def test_a_model_that_cannot_be_called_gets_no_chart_from_the_floats():
+    model = MLP(2, [1, 1])  # its hidden layer of one neuron gives the next layer a bare Value, as micrograd's
+    assert charts._float_model(model) is None
+    with pytest.raises(TypeError) as called:
+        model([Value(0.5), Value(-0.5)])
+    with pytest.raises(TypeError) as charted:
+        boundary(model, [(-1.0, 0.5), (2.0, -0.5)], [0, 1])
+    assert str(charted.value).endswith(f"TypeError: {called.value}")  # plot_boundary says which point failed
 
 
 def test_the_boundary_of_a_learners_model_calls_it_with_their_values():

@@ -27,7 +27,8 @@ A scalargrad MLP, Layer or Neuron as scalargrad makes it is evaluated on plain f
 (the same terms and activations, far faster than 900 passes with Values; math.sumprod adds a neuron's terms
 in one sum of extended precision, so a score may differ from calling the model in its last bits). One a
 learner changed so that the floats would not compute what calling it computes (a class of their own, a weight
-or bias set to a number, an activation the floats lack, inputs other than two) is called like any other
+or bias set to a number, weights in a tuple, an activation the floats lack, inputs other than two, a hidden
+layer of one neuron, which calling refuses) is called like any other
 model: with [Value(x1), Value(x2)] (the program's own Value, if it defines one), or else (x1, x2).
 """
 
@@ -132,7 +133,7 @@ def boundary(model, X, y, value_class=engine.Value):
     """{"grid": {"x", "y", "score"}, "points"}: the model's output over the data's range, and the data."""
     xs = [(float(_data(p[0])), float(_data(p[1]))) for p in X]
     gx, gy = _axis([p[0] for p in xs]), _axis([p[1] for p in xs])
-    f = _float_model(model)
+    floats = f = _float_model(model)
     if f:
         flat = f([a for b in gy for a in gx], [b for b in gy for a in gx])
         score = [[json_number(v, strict=True) for v in flat[j * GRID : (j + 1) * GRID]] for j in range(GRID)]
@@ -142,16 +143,18 @@ def boundary(model, X, y, value_class=engine.Value):
     labels = _labels(list(y))
     points = [[json_number(a, strict=True), json_number(b, strict=True), label] for (a, b), label in zip(xs, labels)]
     event = {'grid': {'x': gx, 'y': gy, 'score': score}, 'points': points, 'from_points': returned_by_points(X)}
-    spec = mlp_spec(model)
+    spec = mlp_spec(model, floats)
     if spec:
         event['model'] = spec
     return event
 
 
-def mlp_spec(model):
+def mlp_spec(model, floats=None):
     """A scalargrad MLP as numbers: {"sizes", "activation", "parameters"}; None for any other model, and for one
-    that the MLP these numbers make again (example.py) would not compute as it does."""
-    if type(model) is not nn.MLP or not model.layers or _float_model(model) is None:
+    that the MLP these numbers make again (example.py) would not compute as it does. `floats`: _float_model(model),
+    when the caller has it already."""
+    floats = _float_model(model) if floats is None else floats
+    if type(model) is not nn.MLP or not model.layers or floats is None:
         return None
     last = len(model.layers) - 1
     if any(bool(n.nonlin) != (i < last) for i, layer in enumerate(model.layers) for n in layer.neurons):
@@ -198,13 +201,13 @@ def _float_model(model):
     else:
         return None  # not scalargrad's own class (a subclass may call its neurons its own way)
     plan, width = [], 2
-    for layer in layers:
-        if not layer.neurons:
-            return None
+    for depth, layer in enumerate(layers):
+        if not layer.neurons or (len(layer.neurons) == 1 and depth < len(layers) - 1):
+            return None  # a hidden layer of one neuron gives the next a bare Value, which calling it refuses
         neurons = []
         for n in layer.neurons:
-            if type(n) is not nn.Neuron or len(n.w) != width:
-                return None  # a neuron of the learner's class, or a model that does not take two inputs
+            if type(n) is not nn.Neuron or type(n.w) is not list or len(n.w) != width:
+                return None  # a neuron of the learner's class, weights not in a list, or not two inputs
             if not all(type(p) is nn.Parameter and type(p.data) in (int, float) for p in n.parameters()):
                 return None  # a weight or bias set to a number (the neuron adds it with the operators), or odd data
             if n.nonlin and n.activation not in ACTIVATIONS:
