@@ -133,9 +133,9 @@ def boundary(model, X, y, value_class=engine.Value):
     """{"grid": {"x", "y", "score"}, "points"}: the model's output over the data's range, and the data."""
     xs = [(float(_data(p[0])), float(_data(p[1]))) for p in X]
     gx, gy = _axis([p[0] for p in xs]), _axis([p[1] for p in xs])
-    floats = f = _float_model(model)
-    if f:
-        flat = f([a for b in gy for a in gx], [b for b in gy for a in gx])
+    floats = _float_model(model)
+    if floats:
+        flat = floats([a for b in gy for a in gx], [b for b in gy for a in gx])
         score = [[json_number(v, strict=True) for v in flat[j * GRID : (j + 1) * GRID]] for j in range(GRID)]
     else:
         f = _called_model(model, value_class, xs[0])

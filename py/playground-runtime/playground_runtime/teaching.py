@@ -33,7 +33,6 @@ import sys
 from scalargrad import ops
 from scalargrad.gradcheck import Replay
 from scalargrad.graph import children_of, dot_source
-from scalargrad.ops import operands
 
 from .explain import explanation
 from .groups import groups, neuron_of
@@ -191,7 +190,7 @@ def _narrate(node, kids, nodes, changed, before, after, code_names):
         return f"{call}: nothing changes"
     position = {id(n): j for j, n in enumerate(nodes)}
     uses = {}
-    for k in operands(node, kids):
+    for k in ops.operands(node, kids):
         uses[id(k)] = uses.get(id(k), 0) + 1
     parts, shown_ids = [], set()
     for k in kids:
@@ -262,7 +261,7 @@ def _reused_hint(wrong_nodes, nodes):
     """The classic bug: a value used more than once whose grad kept one use's share (`=` for `+=`)."""
     uses = {}
     for n in nodes:
-        for k in operands(n):
+        for k in ops.operands(n):
             uses[id(k)] = uses.get(id(k), 0) + 1
     for node in wrong_nodes:
         count = uses.get(id(node), 0)

@@ -4,6 +4,7 @@
   local(op)     f(xs, y) -> [d y / d x_i] from the operands' data and the output's, or None
   operands(node, kids=None)   the operands as the op used them (`a + a` gives [a, a] even when a set
                 kept one child), the children as they are when no reading reproduces the node's data
+  reading(node, kids)         the same, or None when no reading reproduces it
   readings(node, kids)        the operand lists the node may have been computed from, the likeliest first
   evaluate(f, xs)             f(xs), or nan where the arithmetic fails
   close(a, b, rel_tol, abs_tol)   math.isclose that takes two nans as equal and anything else as unequal
@@ -120,15 +121,19 @@ def evaluate(f, xs):
         return math.nan
 
 
+def reading(node, kids):
+    f = forward(getattr(node, '_op', ''))
+    if f is None:
+        return None
+    for candidate in readings(node, kids):
+        if close(evaluate(f, [k.data for k in candidate]), node.data, 1e-7, 1e-9):
+            return candidate
+    return None
+
+
 def operands(node, kids=None):
     kids = children_of(node) if kids is None else list(kids)
-    f = forward(getattr(node, '_op', ''))
-    if f is None or not kids:
-        return kids
-    for reading in readings(node, kids):
-        if close(evaluate(f, [k.data for k in reading]), node.data, 1e-7, 1e-9):
-            return reading
-    return kids
+    return (kids and reading(node, kids)) or kids
 
 
 def close(a, b, rel_tol, abs_tol):
