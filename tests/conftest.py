@@ -20,6 +20,7 @@ from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network  # noqa: E402
 from support.assignment import make_course  # noqa: E402
 from support.cdn import CDN, installed_package  # noqa: E402
 from support.course import IDS  # noqa: E402
+from support.guard import chromium_proxy_args  # noqa: E402
 from support.pages import open_playground, seen_requests  # noqa: E402
 from support.servers import serving, static_origin, stop  # noqa: E402
 from support.shared_page import SharedPlayground, SharedTab  # noqa: E402
@@ -159,6 +160,7 @@ def browser_type_launch_args(browser_type_launch_args):
         '--disable-sync',
         '--no-first-run',
         f'--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1',
+        *chromium_proxy_args(),  # every request that leaves this machine is refused (support/guard.py)
     ]
     if os.path.exists(DEBIAN_CHROMIUM):
         return {**browser_type_launch_args, 'executable_path': DEBIAN_CHROMIUM, 'args': args}

@@ -1,24 +1,18 @@
 """Fixtures of the other engines' tests: the refusing proxy, and a classroom reached by its LAN name."""
 
-import socketserver
-
 import pytest
 
 from backprop_playground.classroom import Classroom
 from support import LAN_HOST
-from support.drivers import Refuse
-from support.servers import in_a_thread, serving, stop
+from support.guard import start_guard, stop_guard
+from support.servers import serving, stop
 
 
 @pytest.fixture(scope='session')
 def guard():
-    server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), Refuse)
-    server.daemon_threads = True
-    server.attempts = []
-    in_a_thread(server)
+    server = start_guard()
     yield server
-    server.shutdown()
-    server.server_close()
+    stop_guard(server)
 
 
 @pytest.fixture

@@ -150,7 +150,7 @@ def end_tree(pid):
 
 def through(proxy):
     """The environment that sends every request but this machine's to `proxy`, which refuses it; the LAN name goes
-    there too, and the proxy relays it to this machine (support/drivers.py, Refuse).
+    there too, and the proxy relays it to this machine (support/guard.py, Refuse).
 
     Not the session's `proxy` capability: WebKitGTK 2.50 crashes while it starts a session whose proxy has a
     noProxy list (MiniBrowser's backtrace: strlen in g_strdupv, called by webkit_network_proxy_settings_new),

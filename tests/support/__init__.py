@@ -35,9 +35,7 @@ SERVICE_WORKER = pytest.mark.browser_context_args(service_workers='allow')
 CALL_FAILED = pytest.StashKey[bool]()
 
 
-# Every URL that does not stay on this machine. Playwright matches a route's pattern in its driver: a request to
-# this machine is let through there, without a round trip to the test's process (measured: a page's boot,
-# about 60 requests, 3.8 s -> 3.4 s of processor time). The HTTP cache stays off, as with any route.
+# Every URL that does not stay on this machine: what a page asked of support/guard.py's proxy, which refuses it.
 LEAVES = re.compile(
     r'^(?!(?:https?|wss?)://(?:%s)(?::\d+)?(?:[/?#]|$)|data:|blob:|file:)'
     % '|'.join(re.escape(host) for host in sorted(LOCAL_HOSTS)),
@@ -47,21 +45,24 @@ PYTHON_WORKER = re.compile(r'/session/python-worker\.js(?:[?#]|$)')
 
 
 def block_the_network(context):
-    """Blocks every request of a Playwright context that leaves this machine; returns those it tried."""
+    """Watches a Playwright context of the tests' Chromium, whose requests that leave this machine go to the
+    refusing proxy (support/guard.py): returns the URLs of those its pages and their workers tried (the browser's
+    own calls to its vendor's services, which the proxy refuses too, are not the page's). Counts the Python
+    workers its pages start, for the suite's clock."""
+    from .suite_clock import count  # here: the engine's tests import this module inside Pyodide
+
     attempts = []
 
-    def block(route):
-        attempts.append(route.request.url)
-        route.abort()
+    def request(asked):
+        if LEAVES.match(asked.url):
+            attempts.append(asked.url)
 
-    def worker(route):
-        from .suite_clock import count  # here: the engine's tests import this module inside Pyodide
+    def worker(started):
+        if PYTHON_WORKER.search(started.url):
+            count('Python workers')
 
-        count('Python workers')
-        route.continue_()
-
-    context.route(PYTHON_WORKER, worker)
-    context.route(LEAVES, block)  # the later route is asked first: a worker's script from elsewhere is blocked
+    context.on('request', request)
+    context.on('page', lambda page: page.on('worker', worker))
     context.set_default_timeout(RUN_TIMEOUT_MS)
     return attempts
 

@@ -1,10 +1,7 @@
-"""Helpers for the other engines (WebKit, Firefox) through Selenium: the proxy that refuses every request
-leaving this machine (and relays the classroom's LAN name to it), and waits on the page's contract."""
+"""Helpers for the other engines (WebKit, Firefox) through Selenium: waits on the page's contract (the proxy that
+refuses every request leaving this machine is support/guard.py's)."""
 
 import os
-import select
-import socket
-import socketserver
 from dataclasses import dataclass
 from typing import Callable
 
@@ -14,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.wait import WebDriverWait
 
-from . import LAN_HOST, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
+from . import RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
 
 
 @dataclass
@@ -22,45 +19,6 @@ class Engine:
     agent: str  # in navigator.userAgent
     stop_in_place: bool  # on an isolated page: SharedArrayBuffer, so Stop interrupts without a restart
     revisit: Callable  # (driver, url): load the page again as a reader would, under the service worker
-
-
-class Refuse(socketserver.BaseRequestHandler):
-    """The proxy for every host but this machine: records what the browser tried to fetch and closes the
-    connection without an answer. A plain-HTTP request for the classroom's LAN name (conftest.LAN_HOST) is
-    relayed to this machine, as a room's network would carry it (WebKit has no host-resolver setting)."""
-
-    def handle(self):
-        self.request.settimeout(5)
-        first = b''
-        try:
-            while b'\r\n' not in first and len(first) < 8192:
-                chunk = self.request.recv(8192)
-                if not chunk:
-                    break
-                first += chunk
-        except OSError:
-            pass
-        line = first.split(b'\r\n')[0].decode('latin-1')
-        target = line.split(' ')[1] if line.count(' ') >= 2 else ''
-        if target.startswith(f'http://{LAN_HOST}:'):
-            return self.relay(int(target.split(':')[2].split('/')[0]), first)
-        # WebKit speaks TLS to the proxy for https, so its target is not readable here.
-        self.server.attempts.append(line if line[:1].isalpha() else 'an https request')
-
-    def relay(self, port, first):
-        self.request.settimeout(STARTUP_TIMEOUT_MS / 1000)  # a browser may pause while a large file streams
-        with socket.create_connection(('127.0.0.1', port), timeout=STARTUP_TIMEOUT_MS / 1000) as upstream:
-            upstream.sendall(first)
-            sockets = [self.request, upstream]
-            while True:
-                readable, _, _ = select.select(sockets, [], [], STARTUP_TIMEOUT_MS / 1000)
-                if not readable:
-                    return
-                for source in readable:
-                    data = source.recv(65536)
-                    if not data:
-                        return
-                    (upstream if source is self.request else self.request).sendall(data)
 
 
 def screenshot(driver, name):

@@ -1,0 +1,85 @@
+"""The proxy that every request leaving this machine goes to: it records what the browser tried to fetch and
+answers nothing. Chromium is launched with it as its proxy (conftest.browser_type_launch_args), WebKit and
+Firefox through their own settings (tests/engines). A plain-HTTP request for the classroom's LAN name is relayed
+to this machine, as a room's network would carry it (WebKit has no host-resolver setting).
+
+Chromium's pages used to be kept on this machine by a Playwright route, but Playwright turns the HTTP cache off
+while a context has any route: each navigation of a lent tab then read the runtime again (docs/development.md,
+"Tests"). The proxy keeps the cache as a reader's browser has it; which of the requests it refused a page made,
+support.block_the_network hears from Playwright (Chromium itself calls its vendor's services too)."""
+
+import select
+import socket
+import socketserver
+import threading
+
+from . import LAN_HOST, STARTUP_TIMEOUT_MS
+
+
+class Refuse(socketserver.BaseRequestHandler):
+    """Records the request line of what the browser tried to fetch and closes the connection without an answer;
+    relays plain HTTP for the classroom's LAN name to this machine."""
+
+    def handle(self):
+        self.request.settimeout(5)
+        first = b''
+        try:
+            while b'\r\n' not in first and len(first) < 8192:
+                chunk = self.request.recv(8192)
+                if not chunk:
+                    break
+                first += chunk
+        except OSError:
+            pass
+        line = first.split(b'\r\n')[0].decode('latin-1')
+        target = line.split(' ')[1] if line.count(' ') >= 2 else ''
+        if target.startswith(f'http://{LAN_HOST}:'):
+            return self.relay(int(target.split(':')[2].split('/')[0]), first)
+        # WebKit speaks TLS to the proxy for https, so its target is not readable here.
+        self.server.attempts.append(line if line[:1].isalpha() else 'an https request')
+
+    def relay(self, port, first):
+        self.request.settimeout(STARTUP_TIMEOUT_MS / 1000)  # a browser may pause while a large file streams
+        with socket.create_connection(('127.0.0.1', port), timeout=STARTUP_TIMEOUT_MS / 1000) as upstream:
+            upstream.sendall(first)
+            sockets = [self.request, upstream]
+            while True:
+                readable, _, _ = select.select(sockets, [], [], STARTUP_TIMEOUT_MS / 1000)
+                if not readable:
+                    return
+                for source in readable:
+                    data = source.recv(65536)
+                    if not data:
+                        return
+                    (upstream if source is self.request else self.request).sendall(data)
+
+
+def start_guard():
+    """A refusing proxy on a free port of 127.0.0.1, serving in a thread; its `attempts` grow as requests come."""
+    server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), Refuse)
+    server.daemon_threads = True
+    server.attempts = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def stop_guard(server):
+    server.shutdown()
+    server.server_close()
+
+
+_chromium = {}
+
+
+def chromium_guard():
+    """The proxy of this process's Chromium, started on first use and kept for the process's life."""
+    if 'server' not in _chromium:
+        _chromium['server'] = start_guard()
+    return _chromium['server']
+
+
+def chromium_proxy_args():
+    """Chromium's switches that send every request but this machine's to chromium_guard(). Chromium never sends
+    localhost or 127.0.0.1 to a proxy; the LAN name, mapped to this machine, is left out of it by name."""
+    port = chromium_guard().server_address[1]
+    return [f'--proxy-server=http://127.0.0.1:{port}', f'--proxy-bypass-list=127.0.0.1;localhost;{LAN_HOST}']
