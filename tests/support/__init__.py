@@ -46,16 +46,17 @@ PYTHON_WORKER = re.compile(r'/session/python-worker\.js(?:[?#]|$)')
 
 def block_the_network(context):
     """Watches a Playwright context of the tests' Chromium, whose requests that leave this machine go to the
-    refusing proxy (support/guard.py): returns the URLs of those its pages and their workers tried (the browser's
-    own calls to its vendor's services, which the proxy refuses too, are not the page's). Counts the Python
-    workers its pages start, for the suite's clock."""
+    refusing proxy (support/guard.py): returns those it tried from now on (guard.Attempts: what its pages asked
+    for, and what the proxy refused that was not Chromium's own). Counts the Python workers its pages start,
+    for the suite's clock."""
+    from .guard import Attempts
     from .suite_clock import count  # here: the engine's tests import this module inside Pyodide
 
-    attempts = []
+    attempts = Attempts()
 
     def request(asked):
         if LEAVES.match(asked.url):
-            attempts.append(asked.url)
+            attempts.asked.append(asked.url)
 
     def worker(started):
         if PYTHON_WORKER.search(started.url):

@@ -5,13 +5,16 @@ to this machine, as a room's network would carry it (WebKit has no host-resolver
 
 Chromium's pages used to be kept on this machine by a Playwright route, but Playwright turns the HTTP cache off
 while a context has any route: each navigation of a lent tab then read the runtime again (docs/development.md,
-"Tests"). The proxy keeps the cache as a reader's browser has it; which of the requests it refused a page made,
-support.block_the_network hears from Playwright (Chromium itself calls its vendor's services too)."""
+"Tests"). The proxy keeps the cache as a reader's browser has it, and refuses what a route never saw: the
+requests of a page's workers (Playwright reports neither their requests nor routes them) and Chromium's own
+calls to Google's services. `Attempts` counts the first as the page's and leaves out the second."""
 
+import re
 import select
 import socket
 import socketserver
 import threading
+from urllib.parse import urlsplit
 
 from . import LAN_HOST, STARTUP_TIMEOUT_MS
 
@@ -83,3 +86,49 @@ def chromium_proxy_args():
     localhost or 127.0.0.1 to a proxy; the LAN name, mapped to this machine, is left out of it by name."""
     port = chromium_guard().server_address[1]
     return [f'--proxy-server=http://127.0.0.1:{port}', f'--proxy-bypass-list=127.0.0.1;localhost;{LAN_HOST}']
+
+
+# Chromium's own services (component updates, autofill, accounts, safe browsing): it calls them by itself,
+# headless and with --disable-background-networking too. A page's request to one is still seen by Playwright.
+CHROMIUMS_OWN = re.compile(r'(?:^|\.)(?:google\.com|googleapis\.com|gstatic\.com|gvt1\.com)$', re.IGNORECASE)
+
+
+def host_of(line):
+    """The host a request line that reached the proxy asked for ('CONNECT host:443 …', 'GET http://host/ …')."""
+    parts = line.split(' ')
+    if len(parts) < 2:
+        return None
+    if parts[0] == 'CONNECT':
+        return parts[1].rsplit(':', 1)[0]
+    return urlsplit(parts[1]).hostname
+
+
+class Attempts:
+    """What a test's pages tried to fetch beyond this machine since it was made or last cleared: the URLs that
+    Playwright saw them ask for (`asked`, appended by support.block_the_network), and what reached the proxy
+    from anywhere but Chromium's own services (a worker's requests; a page's too, said twice). A list to
+    compare and print: `attempts == []`."""
+
+    def __init__(self):
+        self.asked = []
+        self.start = len(chromium_guard().attempts)
+
+    def items(self):
+        refused = chromium_guard().attempts[self.start :]
+        return self.asked + [line for line in refused if not CHROMIUMS_OWN.search(host_of(line) or '')]
+
+    def __iter__(self):
+        return iter(self.items())
+
+    def __len__(self):
+        return len(self.items())
+
+    def __eq__(self, other):
+        return self.items() == list(other)
+
+    def __repr__(self):
+        return repr(self.items())
+
+    def clear(self):
+        self.asked.clear()
+        self.start = len(chromium_guard().attempts)
