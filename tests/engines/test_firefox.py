@@ -153,13 +153,15 @@ def copy_of(profile, tmp_path):
 # Everything a site can keep (storage, caches, cookies, service workers, permissions, the HTTP cache), deleted
 # through Firefox's own clear-data service, as its "Clear all history" does; then no service worker may be left.
 # A worker still installing when its registration is deleted goes on to fill its caches (the precache came back
-# after a clear in CI), so the clear waits until no registration has one (at most 30 s).
+# after a clear in CI), so the clear waits until no registration has one, or one still evaluating its script
+# (at most 30 s).
 CLEAR_ALL = """const done = arguments[arguments.length - 1];
 const manager = Cc["@mozilla.org/serviceworkers/manager;1"].getService(Ci.nsIServiceWorkerManager);
 const installing = () => {
   const all = manager.getAllRegistrations();
   for (let i = 0; i < all.length; i++) {
-    if (all.queryElementAt(i, Ci.nsIServiceWorkerRegistrationInfo).installingWorker) return true;
+    const registration = all.queryElementAt(i, Ci.nsIServiceWorkerRegistrationInfo);
+    if (registration.installingWorker || registration.evaluatingWorker) return true;
   }
   return false;
 };

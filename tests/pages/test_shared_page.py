@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from support.pages import run, type_program
-from support.shared_page import SharedPlayground
+from support.shared_page import SharedPlayground, SharedTab
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -128,6 +128,19 @@ def test_a_request_that_left_this_machine_is_named(own):
         blank.close()
 
     assert 'a request that left this machine' in left(own, leave, lambda page: own.attempts.clear())
+
+
+def test_a_request_that_another_test_made_between_two_lends_is_not_named(own, browser, browser_context_args):
+    # The proxy is the process's: a tab of another test asks it for a URL while the page is not lent
+    page = own.lend()
+    assert own.give_back(failed=False) == []
+    other = SharedTab(browser, browser_context_args)
+    other.lend()
+    other.page.evaluate("fetch('https://example.com/another-test').catch(() => null)")
+    assert 'https://example.com/another-test' in other.give_back(failed=False)
+    other.close()
+    assert own.lend() is page
+    assert own.give_back(failed=False) == []
 
 
 def test_a_permission_granted_is_named(own):

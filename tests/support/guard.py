@@ -9,7 +9,6 @@ while a context has any route: each navigation of a lent tab then read the runti
 requests of a page's workers (Playwright reports neither their requests nor routes them) and Chromium's own
 calls to Google's services. `Attempts` counts the first as the page's and leaves out the second."""
 
-import re
 import select
 import socket
 import socketserver
@@ -34,6 +33,8 @@ class Refuse(socketserver.BaseRequestHandler):
                 first += chunk
         except OSError:
             pass
+        if not first:
+            return  # a connection opened ahead of a request (Chromium's preconnect) that asked nothing
         line = first.split(b'\r\n')[0].decode('latin-1')
         target = line.split(' ')[1] if line.count(' ') >= 2 else ''
         if target.startswith(f'http://{LAN_HOST}:'):
@@ -82,15 +83,31 @@ def chromium_guard():
 
 
 def chromium_proxy_args():
-    """Chromium's switches that send every request but this machine's to chromium_guard(). Chromium never sends
-    localhost or 127.0.0.1 to a proxy; the LAN name, mapped to this machine, is left out of it by name."""
+    """Chromium's switches that send every request but this machine's to chromium_guard(): `<-loopback>` takes
+    away Chromium's own bypass (loopback, and link-local addresses such as a cloud machine's metadata service),
+    and the bypass names 127.0.0.1, localhost and the LAN name, which the tests map to this machine."""
     port = chromium_guard().server_address[1]
-    return [f'--proxy-server=http://127.0.0.1:{port}', f'--proxy-bypass-list=127.0.0.1;localhost;{LAN_HOST}']
+    return [
+        f'--proxy-server=http://127.0.0.1:{port}',
+        f'--proxy-bypass-list=<-loopback>;127.0.0.1;localhost;{LAN_HOST}',
+    ]
 
 
-# Chromium's own services (component updates, autofill, accounts, safe browsing): it calls them by itself,
-# headless and with --disable-background-networking too. A page's request to one is still seen by Playwright.
-CHROMIUMS_OWN = re.compile(r'(?:^|\.)(?:google\.com|googleapis\.com|gstatic\.com|gvt1\.com)$', re.IGNORECASE)
+# Chromium's own services (component updates, autofill, accounts, safe browsing), by host: it calls them by
+# itself, headless and with --disable-background-networking too (seen here: accounts, content-autofill,
+# update). A page's request to one is still seen by Playwright; a worker's is refused, not reported.
+CHROMIUMS_OWN = {
+    'accounts.google.com',
+    'clients2.google.com',
+    'clientservices.googleapis.com',
+    'content-autofill.googleapis.com',
+    'dl.google.com',
+    'edgedl.me.gvt1.com',
+    'optimizationguide-pa.googleapis.com',
+    'redirector.gvt1.com',
+    'safebrowsing.googleapis.com',
+    'update.googleapis.com',
+}
 
 
 def host_of(line):
@@ -106,8 +123,9 @@ def host_of(line):
 class Attempts:
     """What a test's pages tried to fetch beyond this machine since it was made or last cleared: the URLs that
     Playwright saw them ask for (`asked`, appended by support.block_the_network), and what reached the proxy
-    from anywhere but Chromium's own services (a worker's requests; a page's too, said twice). A list to
-    compare and print: `attempts == []`."""
+    from anywhere but Chromium's own services (a worker's requests; a page's too, said twice). The proxy is the
+    process's: a test's line is its own because a worker runs one test at a time, and each lend clears. It
+    compares to a list (`attempts == []`), iterates and prints as one."""
 
     def __init__(self):
         self.asked = []
@@ -115,7 +133,7 @@ class Attempts:
 
     def items(self):
         refused = chromium_guard().attempts[self.start :]
-        return self.asked + [line for line in refused if not CHROMIUMS_OWN.search(host_of(line) or '')]
+        return self.asked + [line for line in refused if host_of(line) not in CHROMIUMS_OWN]
 
     def __iter__(self):
         return iter(self.items())

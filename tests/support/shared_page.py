@@ -69,6 +69,7 @@ class SharedPlayground(Lent):
             self.fresh_state = self.probe()
             self.permissions = permissions(self.page)
         else:
+            self.attempts.clear()  # the proxy's lines of the tests between (a tab's of its own, say) are theirs
             self.page.get_by_test_id('clear').click()
             expect(self.page.get_by_test_id('output').locator('section.run')).to_have_count(0)
             self.page.evaluate('performance.clearMarks()')  # a test reads the marks of its own runs
@@ -256,16 +257,15 @@ class SharedTab(Lent):
 
     def give_back(self, failed):
         """Sets the tab back for the next test, or spoils it. Returns the requests that left this machine."""
-        attempts = list(self.attempts)
         if failed or self.spoiled or self.page.is_closed():
-            return self.discard(attempts)
+            return self.discard()
         try:
             for other in self.context.pages:
                 if other != self.page:
                     other.close()
             self.page.goto('about:blank', timeout=BLANK_TIMEOUT_MS)
             if handlers(self.page, self.context) != self.handlers:
-                return self.discard(attempts)
+                return self.discard()
             for origin in self.origins - {None}:
                 self.cdp.send('Storage.clearDataForOrigin', {'origin': origin, 'storageTypes': 'all'})
             self.origins.clear()
@@ -277,15 +277,15 @@ class SharedTab(Lent):
                 media='null', color_scheme='null', reduced_motion='null', forced_colors='null', contrast='null'
             )
         except Exception:
-            return self.discard(attempts)
-        return attempts
+            return self.discard()
+        return list(self.attempts)  # read last: a request made as the test's pages left counts
 
-    def discard(self, attempts):
+    def discard(self):
         """Spoils the tab and closes its context now, as a test's own context closed after it: its pages and their
-        Pythons must not run on beside the next test."""
+        Pythons must not run on beside the next test. Returns the requests that left this machine."""
         self.close()
         self.spoiled = True
-        return attempts
+        return list(self.attempts)
 
 
 def origin_of(url):
