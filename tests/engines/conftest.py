@@ -4,7 +4,7 @@ import pytest
 
 from backprop_playground.classroom import Classroom
 from support import LAN_HOST
-from support.guard import start_guard, stop_guard
+from support.guard import start_guard
 from support.servers import serving, stop
 
 
@@ -12,7 +12,7 @@ from support.servers import serving, stop
 def guard():
     server = start_guard()
     yield server
-    stop_guard(server)
+    stop(server)
 
 
 @pytest.fixture

@@ -9,13 +9,14 @@ while a context has any route: each navigation of a lent tab then read the runti
 requests of a page's workers (Playwright reports neither their requests nor routes them) and Chromium's own
 calls to Google's services. `Attempts` counts the first as the page's and leaves out the second."""
 
+import functools
 import select
 import socket
 import socketserver
-import threading
 from urllib.parse import urlsplit
 
 from . import LAN_HOST, STARTUP_TIMEOUT_MS
+from .servers import in_a_thread
 
 
 class Refuse(socketserver.BaseRequestHandler):
@@ -59,27 +60,18 @@ class Refuse(socketserver.BaseRequestHandler):
 
 
 def start_guard():
-    """A refusing proxy on a free port of 127.0.0.1, serving in a thread; its `attempts` grow as requests come."""
+    """A refusing proxy on a free port of 127.0.0.1, serving in a thread until servers.stop(); its `attempts`
+    grow as requests come."""
     server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), Refuse)
     server.daemon_threads = True
     server.attempts = []
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    return in_a_thread(server)
 
 
-def stop_guard(server):
-    server.shutdown()
-    server.server_close()
-
-
-_chromium = {}
-
-
+@functools.cache
 def chromium_guard():
     """The proxy of this process's Chromium, started on first use and kept for the process's life."""
-    if 'server' not in _chromium:
-        _chromium['server'] = start_guard()
-    return _chromium['server']
+    return start_guard()
 
 
 def chromium_proxy_args():
