@@ -1,14 +1,16 @@
 """A teacher's nbgrader assignment, as the create-assignment toolbar writes it: an answer cell whose
 `__mul__` and `tanh` are the solution, two locked test cells worth 2 and 3 points (the first with a
 hidden test), and a `draw_dot` cell. Also the answers a learner types: right, and wrong in two ways; and
-nbgrader itself, run as a teacher runs it."""
+nbgrader itself, run as a teacher runs it (`python -m nbgrader …`, in a fork that has its imports done:
+support/nbgrader_forks.py)."""
 
 import json
 import os
-import subprocess
 import sys
 
 import nbformat
+
+from . import nbgrader_forks
 
 HEAD = '''import math
 
@@ -141,15 +143,7 @@ NBGRADER_ENV = {**os.environ, 'PATH': f"{os.path.dirname(sys.executable)}{os.pat
 
 
 def nbgrader(course, *args):
-    subprocess.run(
-        [sys.executable, '-m', 'nbgrader', *args],
-        cwd=course,
-        env=NBGRADER_ENV,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    nbgrader_forks.run(course, '-m', 'nbgrader', *args, env=NBGRADER_ENV)
 
 
 def autograde(course, *students):
@@ -159,8 +153,7 @@ def autograde(course, *students):
         f"with Gradebook('sqlite:///{course / 'gradebook.db'}') as book:\n"
         "    print(json.dumps({s.student.id: s.score for s in book.assignment_submissions('ps1')}))"
     )
-    done = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True, cwd=course)
-    return json.loads(done.stdout)
+    return json.loads(nbgrader_forks.run(course, '-c', code, env=NBGRADER_ENV))
 
 
 def make_course(folder, students=()):
