@@ -25,6 +25,11 @@ export function rightTo4(typed, value) {
  * its other tools while a quiz hides values.
  */
 export function quizPanel({ card, model, fields, onOpen }) {
+  return new QuizPanel(card, model, fields, onOpen);
+}
+
+/** The panel's elements, with no state: the quiz's options, its list of items, its score and its buttons. */
+function quizElements() {
   const panel = element("section", "quiz");
   panel.dataset.testid = "quiz-panel";
   panel.setAttribute("aria-label", "Quiz: predict the hidden values");
@@ -40,72 +45,97 @@ export function quizPanel({ card, model, fields, onOpen }) {
   const list = element("ol", "quiz-items");
   const score = element("p", "quiz-score");
   score.setAttribute("role", "status");
-  const check = toolButton("Check", "Check my predictions", () => judge());
+  const check = toolButton("Check", "Check my predictions");
   check.dataset.testid = "quiz-check";
-  const again = toolButton("Try again", "Try again: hide the values again and clear the marks", () => build(true));
-  const close = toolButton("Close quiz", "Close quiz: show every value again", () => api.close());
+  const again = toolButton("Try again", "Try again: hide the values again and clear the marks");
+  const close = toolButton("Close quiz", "Close quiz: show every value again");
   const actions = element("div", "quiz-actions");
   actions.append(check, again, close);
   panel.append(intro, options, pickHint, list, score, actions);
-  panel.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && event.target.matches("input")) {
-      event.preventDefault();
-      judge();
-    }
-  });
-  card.querySelector(".graph-view").after(panel);
+  return { panel, what, which, pickHint, list, score, check, again, close };
+}
 
-  let items = []; // {index, field, input, row, answer, reveal}
-  let picked = [];
-  let hidden = new Set(); // "index field" while hidden in the drawing
-  what.addEventListener("change", () => build(false));
-  which.addEventListener("change", () => build(false));
+/** One item's row: the value's name, the learner's input, and where the answer and the arithmetic go. */
+function itemRow(name, field, typed) {
+  const row = element("li", "quiz-item");
+  row.dataset.state = "pending";
+  const label = element("label", "quiz-label");
+  const input = element("input", "quiz-input");
+  Object.assign(input, { type: "text", inputMode: "decimal", autocomplete: "off", spellcheck: false });
+  input.dataset.testid = "prediction";
+  input.dataset.state = "pending";
+  input.value = typed;
+  label.append(element("span", "quiz-name", `${name}.${field} =`), " ", input);
+  const answer = element("span", "quiz-answer");
+  const reveal = element("div", "quiz-reveal");
+  row.append(label, answer, reveal);
+  return { input, row, answer, reveal };
+}
 
-  const defaults = () => {
-    const field = what.value;
-    if (which.value === "picked") return picked;
+class QuizPanel {
+  constructor(card, model, fields, onOpen) {
+    Object.assign(this, { model, fields, onOpen });
+    this.items = []; // {index, field, input, row, answer, reveal}
+    this.picked = [];
+    this.hidden = new Set(); // "index field" while hidden in the drawing
+    this.dom = quizElements();
+    const { panel, what, which, check, again, close } = this.dom;
+    check.addEventListener("click", () => this.judge());
+    again.addEventListener("click", () => this.build(true));
+    close.addEventListener("click", () => this.close());
+    panel.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && event.target.matches("input")) {
+        event.preventDefault();
+        this.judge();
+      }
+    });
+    what.addEventListener("change", () => this.build(false));
+    which.addEventListener("change", () => this.build(false));
+    card.querySelector(".graph-view").after(panel);
+  }
+
+  /** The values quizzed unless the learner picks them: the inputs' grads, or the computed values' data. */
+  defaults() {
+    const { model } = this;
+    if (this.dom.which.value === "picked") return this.picked;
+    const field = this.dom.what.value;
     const indices = [];
     for (let i = 0; i < model.n; i += 1) {
       if (field === "grad" ? model.args[i] === null && model.hasGrad[i] : model.args[i] !== null) indices.push(i);
     }
     return indices.slice(0, MAX_ITEMS);
-  };
-
-  function show(index, field) {
-    const value = field === "grad" ? model.grad[index] : model.data[index];
-    fields()(`v${index}`, field, number(value));
   }
 
-  function build(keepTyped) {
-    const typed = new Map(items.map((item) => [`${item.index} ${item.field}`, item.input.value]));
-    for (const key of hidden) show(...split(key));
-    hidden = new Set();
+  show(index, field) {
+    const value = field === "grad" ? this.model.grad[index] : this.model.data[index];
+    this.fields()(`v${index}`, field, number(value));
+  }
+
+  showAll() {
+    for (const key of this.hidden) this.show(...split(key));
+    this.hidden = new Set();
+  }
+
+  build(keepTyped) {
+    const { what, which, pickHint, list, score, check } = this.dom;
+    const typed = new Map(this.items.map((item) => [`${item.index} ${item.field}`, item.input.value]));
+    this.showAll();
     which.options[0].textContent = what.value === "grad" ? "of all inputs" : "of all computed values";
     pickHint.hidden = which.value !== "picked";
     const field = what.value;
-    items = defaults().map((index) => {
-      const row = element("li", "quiz-item");
-      row.dataset.state = "pending";
-      const label = element("label", "quiz-label");
-      const input = element("input", "quiz-input");
-      Object.assign(input, { type: "text", inputMode: "decimal", autocomplete: "off", spellcheck: false });
-      input.dataset.testid = "prediction";
-      input.dataset.state = "pending";
-      input.value = keepTyped ? typed.get(`${index} ${field}`) ?? "" : "";
-      label.append(element("span", "quiz-name", `${model.names[index]}.${field} =`), " ", input);
-      const answer = element("span", "quiz-answer");
-      const reveal = element("div", "quiz-reveal");
-      row.append(label, answer, reveal);
-      hidden.add(`${index} ${field}`);
-      fields()(`v${index}`, field, "?");
-      return { index, field, input, row, answer, reveal };
+    this.items = this.defaults().map((index) => {
+      const item = itemRow(this.model.names[index], field, keepTyped ? typed.get(`${index} ${field}`) ?? "" : "");
+      this.hidden.add(`${index} ${field}`);
+      this.fields()(`v${index}`, field, "?");
+      return { index, field, ...item };
     });
-    list.replaceChildren(...items.map((item) => item.row));
-    score.textContent = items.length ? "" : which.value === "picked" ? "Pick the values to quiz in the graph." : "This graph has no such values.";
-    check.disabled = !items.length;
+    list.replaceChildren(...this.items.map((item) => item.row));
+    score.textContent = this.items.length ? "" : which.value === "picked" ? "Pick the values to quiz in the graph." : "This graph has no such values.";
+    check.disabled = !this.items.length;
   }
 
-  function judge() {
+  judge() {
+    const { model, items } = this;
     let right = 0;
     for (const item of items) {
       const value = item.field === "grad" ? model.grad[item.index] : model.data[item.index];
@@ -115,45 +145,54 @@ export function quizPanel({ card, model, fields, onOpen }) {
       item.input.setAttribute("aria-invalid", String(!ok));
       item.answer.textContent = ok ? `✓ right: ${number(value)}` : `✗ ${item.input.value.trim() ? "not quite" : "no answer"}: it is ${number(value)}`;
       item.reveal.replaceChildren(...(ok ? [] : [explanationOf(model, item.index, { headingLevel: "h4" })]));
-      show(item.index, item.field);
+      this.show(item.index, item.field);
     }
-    hidden = new Set();
-    score.textContent = `${right} of ${items.length} right.${right < items.length ? " The arithmetic of each wrong one is shown under it." : ""}`;
+    this.hidden = new Set();
+    this.dom.score.textContent = `${right} of ${items.length} right.${right < items.length ? " The arithmetic of each wrong one is shown under it." : ""}`;
   }
 
-  const api = {
-    open({ field = "grad", values = null } = {}) {
-      what.value = field === "data" ? "data" : "grad";
-      picked = values ? values.filter((i) => Number.isInteger(i) && i >= 0 && i < model.n) : [];
-      which.value = values ? "picked" : "all";
-      panel.hidden = false;
-      onOpen(true);
-      build(false);
-      (items[0]?.input ?? what).focus({ preventScroll: true });
-      panel.scrollIntoView({ block: "nearest" });
-    },
-    close() {
-      if (panel.hidden) return;
-      for (const key of hidden) show(...split(key));
-      hidden = new Set();
-      panel.hidden = true;
-      onOpen(false);
-    },
-    get picking() {
-      return !panel.hidden && which.value === "picked";
-    },
-    pick(id) {
-      if (!/^v\d+$/.test(id)) return;
-      const index = Number(id.slice(1));
-      picked = picked.includes(index) ? picked.filter((i) => i !== index) : [...picked, index];
-      build(true);
-    },
-    remove: () => panel.remove(),
-    hides: (index, field) => hidden.has(`${index} ${field}`),
-    /** After the drawing is replaced (a grouped view and back): hide what is hidden again. */
-    rehide: () => hidden.forEach((key) => fields()(`v${split(key)[0]}`, split(key)[1], "?")),
-  };
-  return api;
+  open({ field = "grad", values = null } = {}) {
+    const { panel, what, which } = this.dom;
+    what.value = field === "data" ? "data" : "grad";
+    this.picked = values ? values.filter((i) => Number.isInteger(i) && i >= 0 && i < this.model.n) : [];
+    which.value = values ? "picked" : "all";
+    panel.hidden = false;
+    this.onOpen(true);
+    this.build(false);
+    (this.items[0]?.input ?? what).focus({ preventScroll: true });
+    panel.scrollIntoView({ block: "nearest" });
+  }
+
+  close() {
+    if (this.dom.panel.hidden) return;
+    this.showAll();
+    this.dom.panel.hidden = true;
+    this.onOpen(false);
+  }
+
+  get picking() {
+    return !this.dom.panel.hidden && this.dom.which.value === "picked";
+  }
+
+  pick(id) {
+    if (!/^v\d+$/.test(id)) return;
+    const index = Number(id.slice(1));
+    this.picked = this.picked.includes(index) ? this.picked.filter((i) => i !== index) : [...this.picked, index];
+    this.build(true);
+  }
+
+  remove() {
+    this.dom.panel.remove();
+  }
+
+  hides(index, field) {
+    return this.hidden.has(`${index} ${field}`);
+  }
+
+  /** After the drawing is replaced (a grouped view and back): hide what is hidden again. */
+  rehide() {
+    this.hidden.forEach((key) => this.fields()(`v${split(key)[0]}`, split(key)[1], "?"));
+  }
 }
 
 const split = (key) => {
