@@ -138,6 +138,41 @@ def test_a_share_link_carries_the_points_and_opens_them_with_the_code(fresh_play
     assert printed(run(other)) == '2 1 [0.3, 0.4]'
 
 
+def test_the_keyboard_moves_a_cursor_that_adds_removes_and_chooses_points(playground):
+    type_program(playground, PROGRAM)
+    run(playground)
+    chart = boundary(playground.get_by_test_id('output').locator('section.run').first)  # an example's run comes after
+    dots = chart.locator('.chart-plot svg circle')  # the keys act on the chart as drawn: each waits for its drawing
+    expect(dots).to_have_count(20)
+    message = chart.get_by_test_id('points-message')
+    chart.get_by_role('application').focus()
+    playground.keyboard.press('0')
+    expect(chart.get_by_role('radio', name=re.compile('class 0'))).to_have_attribute('aria-checked', 'true')
+    playground.keyboard.press('Shift+ArrowRight')  # an eighth of the frame from its middle
+    expect(message).to_contain_text('Cursor at (')
+    expect(chart.locator('.point-cursor')).to_be_visible()
+    playground.keyboard.press('ArrowUp')  # a fortieth
+    at = re.search(r'Cursor at \(([-\d.]+), ([-\d.]+)\)', message.text_content())
+    playground.keyboard.press('Enter')
+    expect(dots).to_have_count(21)
+    expect(message).to_contain_text(f"Added a point of class 0 (red) at ({at.group(1)}, {at.group(2)}).")
+    assert stored(playground)[-1] == [float(at.group(1)), float(at.group(2)), 0]
+    expect(chart.locator('.point-cursor')).to_be_visible()  # back on top of the redrawn chart
+
+    playground.keyboard.press('Delete')  # the nearest to the cursor: the point just added
+    expect(dots).to_have_count(20)
+    expect(message).to_contain_text(f"Removed the point at ({at.group(1)}, {at.group(2)}).")
+    assert [float(at.group(1)), float(at.group(2)), 0] not in stored(playground)
+
+    playground.keyboard.press('e')  # the example nearest the cursor, forwarded alone
+    expect(message).to_contain_text('its graph, forwarded alone through the model that drew this chart')
+    example = playground.get_by_test_id('output').locator('section.run').last
+    expect(example.locator('.run-header')).to_contain_text('of the chart, forwarded alone')
+    expect(example.locator('figure.graph-card svg g.node.root')).to_contain_text('grad 1.0000')
+    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+    chart.get_by_test_id('points-clear').click()  # the worker's next test starts from the moons
+
+
 def test_a_click_on_a_point_forwards_that_example_alone_and_draws_its_graph(playground):
     type_program(
         playground, PROGRAM.replace("print(len(X), sum(y), X[-1])", "print(model([Value(a) for a in X[0]]).data)")

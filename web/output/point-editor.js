@@ -9,24 +9,26 @@ import { toolButton } from "./graph-view.js";
 
 const NEAR = 7; // pixels: a click this close to a point chooses it
 const LABELS = { 1: "class 1 (blue)", 0: "class 0 (red)" };
+const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
 /**
  * The editing tools of one boundary chart's card. `redraw()` draws the chart again (with shown(event)'s
- * points); `onExample(spec)` forwards one example. Returns {shown(event)}: the event with the points to draw.
+ * points); `onExample(spec)` forwards one example. Returns {shown(event), drawn(), count()}: shown gives the
+ * event with the points to draw.
  */
 export function pointEditor({ card, plot, store, redraw, onExample }) {
-  let event = null; // the latest boundary event
-  let edited = false; // changed since that event: the chart shows the store's points
-  let label = 1;
-  let cursor = null; // [x, y] in data coordinates, for the keyboard
+  return new PointEditor(card, plot, store, redraw, onExample);
+}
 
+/** The tools' elements, with no state: the class radios, the CSV box, the message and the hint. */
+function toolElements() {
   const tools = element("div", "point-tools");
   tools.dataset.testid = "point-tools";
   const classes = element("div", "point-classes");
   classes.setAttribute("role", "radiogroup");
   classes.setAttribute("aria-label", "Class of the points you add");
   const radios = [1, 0].map((value) => {
-    const b = toolButton(LABELS[value], `Add points of ${LABELS[value]}`, () => choose(value));
+    const b = toolButton(LABELS[value], `Add points of ${LABELS[value]}`);
     b.setAttribute("role", "radio");
     b.dataset.testid = "point-class";
     b.dataset.label = String(value);
@@ -34,14 +36,9 @@ export function pointEditor({ card, plot, store, redraw, onExample }) {
     return b;
   });
   classes.append(element("span", "point-caption", "Add:"), ...radios);
-  const csvToggle = toolButton("Paste CSV…", "Paste CSV… or drop a file: x,y,label on each line", () => toggleCsv());
+  const csvToggle = toolButton("Paste CSV…", "Paste CSV… or drop a file: x,y,label on each line");
   csvToggle.dataset.testid = "points-paste";
-  const clear = toolButton("Clear my points", "Clear my points: points() gives the moons again", () => {
-    store.set(null);
-    edited = true;
-    say("No points of your own: the next Run's points() gives the moons. Click the chart to add points.");
-    redraw();
-  });
+  const clear = toolButton("Clear my points", "Clear my points: points() gives the moons again");
   clear.dataset.testid = "points-clear";
   const csvBox = element("div", "points-csv");
   csvBox.hidden = true;
@@ -49,7 +46,7 @@ export function pointEditor({ card, plot, store, redraw, onExample }) {
   Object.assign(csv, { rows: 5, spellcheck: false });
   csv.dataset.testid = "points-csv";
   csv.setAttribute("aria-label", "Points as CSV: x,y,label on each line, the label 0 or 1");
-  const load = toolButton("Use these points", "Use these points: they replace yours", () => fromCsv(csv.value));
+  const load = toolButton("Use these points", "Use these points: they replace yours");
   load.dataset.testid = "points-load";
   csvBox.append(csv, load);
   const message = element("p", "points-message");
@@ -59,164 +56,203 @@ export function pointEditor({ card, plot, store, redraw, onExample }) {
     "Keyboard: arrows move the cursor, Enter adds, Delete removes, E shows the example, 1 and 0 pick the class.");
   hint.id = `points-hint-${Math.random().toString(36).slice(2)}`;
   tools.append(classes, csvToggle, clear, csvBox, message, hint);
-  card.append(tools);
-
-  plot.tabIndex = 0;
-  plot.setAttribute("role", "application");
-  plot.setAttribute("aria-roledescription", "chart of your data");
-  plot.setAttribute("aria-label", "Decision boundary and the points it is trained on");
-  plot.setAttribute("aria-describedby", hint.id);
   const mark = element("div", "point-cursor");
   mark.hidden = true;
+  return { tools, radios, csvToggle, clear, csvBox, csv, load, message, hint, mark };
+}
 
-  function choose(value) {
-    label = value;
-    for (const r of radios) r.setAttribute("aria-checked", String(Number(r.dataset.label) === value));
+/** The chart's figure's scales: a client position in data coordinates (null outside the frame) and back. */
+function geometry(plot) {
+  const figure = plot.querySelector(".chart");
+  if (!figure || typeof figure.scale !== "function") return null;
+  const svg = figure.localName === "svg" ? figure : figure.querySelector("svg");
+  const x = figure.scale("x");
+  const y = figure.scale("y");
+  if (!svg || !x?.invert || !y?.invert) return null;
+  const rect = svg.getBoundingClientRect();
+  const box = svg.viewBox.baseVal;
+  const sx = (box?.width || rect.width) / rect.width;
+  const sy = (box?.height || rect.height) / rect.height;
+  return {
+    toData(clientX, clientY) {
+      const px = (clientX - rect.left) * sx;
+      const py = (clientY - rect.top) * sy;
+      const [x0, x1] = [Math.min(...x.range), Math.max(...x.range)];
+      const [y0, y1] = [Math.min(...y.range), Math.max(...y.range)];
+      return px < x0 || px > x1 || py < y0 || py > y1 ? null : [x.invert(px), y.invert(py)];
+    },
+    toClient: ([a, b]) => [rect.left + x.apply(a) / sx, rect.top + y.apply(b) / sy],
+    domain: { x: x.domain, y: y.domain },
+  };
+}
+
+/** The index of the point of `points` nearest a client position, and its distance in pixels. */
+function nearest(points, geo, clientX, clientY) {
+  let best = { index: -1, distance: Infinity };
+  points.forEach((p, index) => {
+    const [cx, cy] = geo.toClient(p);
+    const distance = Math.hypot(cx - clientX, cy - clientY);
+    if (distance < best.distance) best = { index, distance };
+  });
+  return best;
+}
+
+class PointEditor {
+  constructor(card, plot, store, redraw, onExample) {
+    Object.assign(this, { plot, store, redraw, onExample });
+    this.event = null; // the latest boundary event
+    this.edited = false; // changed since that event: the chart shows the store's points
+    this.label = 1;
+    this.cursor = null; // [x, y] in data coordinates, for the keyboard
+    this.dom = toolElements();
+    const { tools, radios, csvToggle, clear, csv, load, hint } = this.dom;
+    radios.forEach((b) => b.addEventListener("click", () => this.choose(Number(b.dataset.label))));
+    csvToggle.addEventListener("click", () => this.toggleCsv());
+    clear.addEventListener("click", () => this.clear());
+    load.addEventListener("click", () => this.fromCsv(csv.value));
+    card.append(tools);
+    plot.tabIndex = 0;
+    plot.setAttribute("role", "application");
+    plot.setAttribute("aria-roledescription", "chart of your data");
+    plot.setAttribute("aria-label", "Decision boundary and the points it is trained on");
+    plot.setAttribute("aria-describedby", hint.id);
+    this.choose(1);
+    this.listen(card);
   }
-  choose(1);
 
-  function say(text, state = "ok") {
-    message.textContent = text;
-    message.dataset.state = state;
+  listen(card) {
+    const { plot } = this;
+    plot.addEventListener("click", (e) => {
+      const geo = geometry(plot);
+      const at = geo?.toData(e.clientX, e.clientY);
+      if (!at) return;
+      const near = nearest(this.shownPoints(), geo, e.clientX, e.clientY);
+      if (near.distance <= NEAR) this.example(near.index);
+      else this.add(at);
+    });
+    plot.addEventListener("contextmenu", (e) => {
+      const geo = geometry(plot);
+      if (!geo?.toData(e.clientX, e.clientY)) return;
+      e.preventDefault();
+      this.remove(geo, e.clientX, e.clientY);
+    });
+    plot.addEventListener("keydown", (e) => this.key(e));
+    plot.addEventListener("blur", () => (this.dom.mark.hidden = true));
+    card.addEventListener("dragover", (e) => e.preventDefault());
+    card.addEventListener("drop", async (e) => {
+      const file = e.dataTransfer?.files?.[0];
+      if (!file) return;
+      e.preventDefault();
+      e.stopPropagation(); // notebook.html opens a dropped file as a notebook
+      this.fromCsv(await file.text());
+    });
   }
 
-  function toggleCsv() {
+  /** The keyboard: arrows move the cursor, Enter adds, Delete removes, E shows the example, 1 and 0 the class. */
+  key(e) {
+    const geo = geometry(this.plot);
+    if (!geo) return;
+    const { x, y } = geo.domain;
+    this.cursor ??= [(x[0] + x[1]) / 2, (y[0] + y[1]) / 2];
+    const step = e.shiftKey ? 1 / 8 : 1 / 40;
+    const [cx, cy] = geo.toClient(this.cursor);
+    if (MOVES[e.key]) {
+      const [dx, dy] = MOVES[e.key];
+      this.cursor = [clamp(this.cursor[0] + dx * step * (x[1] - x[0]), x), clamp(this.cursor[1] + dy * step * (y[1] - y[0]), y)];
+      this.say(`Cursor at (${round(this.cursor[0])}, ${round(this.cursor[1])}).`);
+    } else if (e.key === "Enter" || e.key === " ") this.add(this.cursor);
+    else if (e.key === "Delete" || e.key === "Backspace") this.remove(geo, cx, cy);
+    else if (e.key === "e" || e.key === "E") this.example(nearest(this.shownPoints(), geo, cx, cy).index);
+    else if (e.key === "1" || e.key === "0") this.choose(Number(e.key));
+    else return;
+    e.preventDefault();
+    this.showCursor();
+  }
+
+  choose(value) {
+    this.label = value;
+    for (const r of this.dom.radios) r.setAttribute("aria-checked", String(Number(r.dataset.label) === value));
+  }
+
+  say(text, state = "ok") {
+    this.dom.message.textContent = text;
+    this.dom.message.dataset.state = state;
+  }
+
+  toggleCsv() {
+    const { csvBox, csv } = this.dom;
     csvBox.hidden = !csvBox.hidden;
     if (!csvBox.hidden) {
-      csv.value = pointsCsv(base());
+      csv.value = pointsCsv(this.base());
       csv.focus();
     }
   }
 
-  function fromCsv(text) {
+  clear() {
+    this.store.set(null);
+    this.edited = true;
+    this.say("No points of your own: the next Run's points() gives the moons. Click the chart to add points.");
+    this.redraw();
+  }
+
+  fromCsv(text) {
     const parsed = parseCsv(text);
-    if (parsed.error) return say(`${parsed.error} Nothing was changed.`, "error");
-    store.set(parsed.points);
-    edited = true;
-    summarize(`Loaded ${parsed.points.length} points.`);
-    redraw();
+    if (parsed.error) return this.say(`${parsed.error} Nothing was changed.`, "error");
+    this.changed(parsed.points, `Loaded ${parsed.points.length} points.`);
+  }
+
+  /** The learner's points are now `points`: kept, said with `what` came of the edit, drawn. */
+  changed(points, what) {
+    this.store.set(points);
+    this.edited = true;
+    this.summarize(what);
+    this.redraw();
   }
 
   /** The points an edit starts from: the learner's own, or a copy of what the chart shows. */
-  function base() {
-    return store.get() ?? (edited ? [] : (event?.points ?? []).map(([x, y, l]) => [x, y, l > 0 ? 1 : 0]));
+  base() {
+    return this.store.get() ?? (this.edited ? [] : (this.event?.points ?? []).map(([x, y, l]) => [x, y, l > 0 ? 1 : 0]));
   }
 
-  const showsOwn = () => edited || (store.get() !== null && !event?.from_points);
+  showsOwn() {
+    return this.edited || (this.store.get() !== null && !this.event?.from_points);
+  }
 
-  function summarize(prefix = "") {
-    const own = store.get() ?? [];
+  summarize(prefix = "") {
+    const own = this.store.get() ?? [];
     const ones = own.filter((p) => p[2] === 1).length;
-    const note = event && !event.from_points ? " This chart's data did not come from points(): your points reach a program that reads X, y = points()." : "";
-    say(`${prefix} ${own.length ? `${own.length} points of your own (${ones} of class 1, ${own.length - ones} of class 0): the next Run trains on them.` : "No points of your own: points() gives the moons."}${note}`.trim());
+    const note = this.event && !this.event.from_points ? " This chart's data did not come from points(): your points reach a program that reads X, y = points()." : "";
+    this.say(`${prefix} ${own.length ? `${own.length} points of your own (${ones} of class 1, ${own.length - ones} of class 0): the next Run trains on them.` : "No points of your own: points() gives the moons."}${note}`.trim());
   }
 
-  /** The chart's figure, its scales, and a client position in data coordinates (null outside the frame). */
-  function geometry() {
-    const figure = plot.querySelector(".chart");
-    if (!figure || typeof figure.scale !== "function") return null;
-    const svg = figure.localName === "svg" ? figure : figure.querySelector("svg");
-    const x = figure.scale("x");
-    const y = figure.scale("y");
-    if (!svg || !x?.invert || !y?.invert) return null;
-    const rect = svg.getBoundingClientRect();
-    const box = svg.viewBox.baseVal;
-    const sx = (box?.width || rect.width) / rect.width;
-    const sy = (box?.height || rect.height) / rect.height;
-    return {
-      toData(clientX, clientY) {
-        const px = (clientX - rect.left) * sx;
-        const py = (clientY - rect.top) * sy;
-        const [x0, x1] = [Math.min(...x.range), Math.max(...x.range)];
-        const [y0, y1] = [Math.min(...y.range), Math.max(...y.range)];
-        return px < x0 || px > x1 || py < y0 || py > y1 ? null : [x.invert(px), y.invert(py)];
-      },
-      toClient: ([a, b]) => [rect.left + x.apply(a) / sx, rect.top + y.apply(b) / sy],
-      domain: { x: x.domain, y: y.domain },
-    };
+  shownPoints() {
+    return this.showsOwn() ? (this.store.get() ?? []).map(([x, y, l]) => [x, y, l ? 1 : -1]) : this.event?.points ?? [];
   }
 
-  /** The index of the point of `points` nearest a client position, and its distance in pixels. */
-  function nearest(points, geo, clientX, clientY) {
-    let best = { index: -1, distance: Infinity };
-    points.forEach((p, index) => {
-      const [cx, cy] = geo.toClient(p);
-      const distance = Math.hypot(cx - clientX, cy - clientY);
-      if (distance < best.distance) best = { index, distance };
-    });
-    return best;
+  add([x, y]) {
+    this.changed([...this.base(), [round(x), round(y), this.label]], `Added a point of ${LABELS[this.label]} at (${round(x)}, ${round(y)}).`);
   }
 
-  function shownPoints() {
-    return showsOwn() ? (store.get() ?? []).map(([x, y, l]) => [x, y, l ? 1 : -1]) : event?.points ?? [];
-  }
-
-  function add([x, y]) {
-    const points = [...base(), [round(x), round(y), label]];
-    store.set(points);
-    edited = true;
-    summarize(`Added a point of ${LABELS[label]} at (${round(x)}, ${round(y)}).`);
-    redraw();
-  }
-
-  function remove(geo, clientX, clientY) {
-    const points = base();
+  remove(geo, clientX, clientY) {
+    const points = this.base();
     const { index } = nearest(points, geo, clientX, clientY);
-    if (index < 0) return say("There is no point to remove.");
+    if (index < 0) return this.say("There is no point to remove.");
     const [gone] = points.splice(index, 1);
-    store.set(points);
-    edited = true;
-    summarize(`Removed the point at (${round(gone[0])}, ${round(gone[1])}).`);
-    redraw();
+    this.changed(points, `Removed the point at (${round(gone[0])}, ${round(gone[1])}).`);
   }
 
-  function example(index) {
-    const points = shownPoints();
-    const point = points[index];
+  example(index) {
+    const point = this.shownPoints()[index];
     if (!point) return;
-    if (!event?.model) return say("Choosing an example needs the model drawn here to be an MLP of scalargrad's (MLP(2, [...])).", "error");
-    say(`Example ${index + 1}: its graph, forwarded alone through the model that drew this chart, is below.`);
-    onExample({ ...event.model, point: [point[0], point[1]], label: point[2], index });
+    if (!this.event?.model) return this.say("Choosing an example needs the model drawn here to be an MLP of scalargrad's (MLP(2, [...])).", "error");
+    this.say(`Example ${index + 1}: its graph, forwarded alone through the model that drew this chart, is below.`);
+    this.onExample({ ...this.event.model, point: [point[0], point[1]], label: point[2], index });
   }
 
-  plot.addEventListener("click", (e) => {
-    const geo = geometry();
-    const at = geo?.toData(e.clientX, e.clientY);
-    if (!at) return;
-    const near = nearest(shownPoints(), geo, e.clientX, e.clientY);
-    if (near.distance <= NEAR) example(near.index);
-    else add(at);
-  });
-  plot.addEventListener("contextmenu", (e) => {
-    const geo = geometry();
-    if (!geo?.toData(e.clientX, e.clientY)) return;
-    e.preventDefault();
-    remove(geo, e.clientX, e.clientY);
-  });
-  plot.addEventListener("keydown", (e) => {
-    const geo = geometry();
-    if (!geo) return;
-    const { x, y } = geo.domain;
-    cursor ??= [(x[0] + x[1]) / 2, (y[0] + y[1]) / 2];
-    const step = e.shiftKey ? 1 / 8 : 1 / 40;
-    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-    const [cx, cy] = geo.toClient(cursor);
-    if (moves[e.key]) {
-      const [dx, dy] = moves[e.key];
-      cursor = [clamp(cursor[0] + dx * step * (x[1] - x[0]), x), clamp(cursor[1] + dy * step * (y[1] - y[0]), y)];
-      say(`Cursor at (${round(cursor[0])}, ${round(cursor[1])}).`);
-    } else if (e.key === "Enter" || e.key === " ") add(cursor);
-    else if (e.key === "Delete" || e.key === "Backspace") remove(geo, cx, cy);
-    else if (e.key === "e" || e.key === "E") example(nearest(shownPoints(), geo, cx, cy).index);
-    else if (e.key === "1" || e.key === "0") choose(Number(e.key));
-    else return;
-    e.preventDefault();
-    showCursor();
-  });
-  plot.addEventListener("blur", () => (mark.hidden = true));
-
-  function showCursor() {
-    const geo = geometry();
+  showCursor() {
+    const { plot, cursor } = this;
+    const { mark } = this.dom;
+    const geo = geometry(plot);
     if (!geo || !cursor) return;
     const [cx, cy] = geo.toClient(cursor);
     const frame = plot.getBoundingClientRect();
@@ -225,31 +261,24 @@ export function pointEditor({ card, plot, store, redraw, onExample }) {
     if (!mark.isConnected) plot.append(mark);
   }
 
-  for (const target of [card]) {
-    target.addEventListener("dragover", (e) => e.preventDefault());
-    target.addEventListener("drop", async (e) => {
-      const file = e.dataTransfer?.files?.[0];
-      if (!file) return;
-      e.preventDefault();
-      e.stopPropagation(); // notebook.html opens a dropped file as a notebook
-      fromCsv(await file.text());
-    });
+  /** The event as the chart should draw it: with the learner's points once they edited them. */
+  shown(latest) {
+    if (latest !== this.event) {
+      this.event = latest;
+      this.edited = false;
+      this.summarize();
+    }
+    return { ...this.event, points: this.shownPoints() };
   }
 
-  return {
-    /** The event as the chart should draw it: with the learner's points once they edited them. */
-    shown(latest) {
-      if (latest !== event) {
-        event = latest;
-        edited = false;
-        summarize();
-      }
-      return { ...event, points: shownPoints() };
-    },
-    /** After a redraw: the keyboard's cursor goes back on top. */
-    drawn: () => (document.activeElement === plot || plot.contains(document.activeElement)) && showCursor(),
-    count: () => shownPoints().length,
-  };
+  /** After a redraw: the keyboard's cursor goes back on top. */
+  drawn() {
+    return (document.activeElement === this.plot || this.plot.contains(document.activeElement)) && this.showCursor();
+  }
+
+  count() {
+    return this.shownPoints().length;
+  }
 }
 
 const round = (v) => Math.round(v * 1e4) / 1e4;
