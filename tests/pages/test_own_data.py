@@ -145,13 +145,26 @@ def test_the_keyboard_moves_a_cursor_that_adds_removes_and_chooses_points(playgr
     dots = chart.locator('.chart-plot svg circle')  # the keys act on the chart as drawn: each waits for its drawing
     expect(dots).to_have_count(20)
     message = chart.get_by_test_id('points-message')
+
+    def cursor_after(key):
+        said = message.text_content()
+        playground.keyboard.press(key)
+        expect(message).not_to_have_text(said)
+        x, y = re.fullmatch(r'Cursor at \(([-\d.]+), ([-\d.]+)\)\.', message.text_content()).groups()
+        return float(x), float(y)
+
     chart.get_by_role('application').focus()
     playground.keyboard.press('0')
     expect(chart.get_by_role('radio', name=re.compile('class 0'))).to_have_attribute('aria-checked', 'true')
-    playground.keyboard.press('Shift+ArrowRight')  # an eighth of the frame from its middle
-    expect(message).to_contain_text('Cursor at (')
-    expect(chart.locator('.point-cursor')).to_be_visible()
-    playground.keyboard.press('ArrowUp')  # a fortieth
+    expect(chart.locator('.point-cursor')).to_be_visible()  # in the frame's middle
+    right = cursor_after('Shift+ArrowRight')  # an eighth of the frame
+    righter = cursor_after('ArrowRight')  # a fortieth
+    up = cursor_after('Shift+ArrowUp')
+    down = cursor_after('ArrowDown')
+    assert righter[0] > right[0] and righter[1] == right[1]  # right moves x alone
+    assert up[0] == righter[0] and up[1] > righter[1] and down[0] == up[0] and down[1] < up[1]
+    # With Shift an arrow moves an eighth of the frame, without it a fortieth: five times less.
+    assert abs((up[1] - righter[1]) - 5 * (up[1] - down[1])) < 1e-3, (righter, up, down)
     at = re.search(r'Cursor at \(([-\d.]+), ([-\d.]+)\)', message.text_content())
     playground.keyboard.press('Enter')
     expect(dots).to_have_count(21)
@@ -164,7 +177,7 @@ def test_the_keyboard_moves_a_cursor_that_adds_removes_and_chooses_points(playgr
     expect(message).to_contain_text(f"Removed the point at ({at.group(1)}, {at.group(2)}).")
     assert [float(at.group(1)), float(at.group(2)), 0] not in stored(playground)
 
-    playground.keyboard.press('e')  # the example nearest the cursor, forwarded alone
+    playground.keyboard.press('e')  # an example (the one nearest the cursor), forwarded alone
     expect(message).to_contain_text('its graph, forwarded alone through the model that drew this chart')
     example = playground.get_by_test_id('output').locator('section.run').last
     expect(example.locator('.run-header')).to_contain_text('of the chart, forwarded alone')
