@@ -13,6 +13,8 @@ import functools
 import select
 import socket
 import socketserver
+import threading
+import time
 from urllib.parse import urlsplit
 
 from . import LAN_HOST, STARTUP_TIMEOUT_MS
@@ -24,6 +26,20 @@ class Refuse(socketserver.BaseRequestHandler):
     relays plain HTTP for the classroom's LAN name to this machine."""
 
     def handle(self):
+        try:
+            first = self.first_line()
+        finally:
+            with self.server.lock:
+                self.server.reading -= 1  # counted from its accept (Guard.verify_request)
+        if not first:
+            return  # a connection opened ahead of a request (Chromium's preconnect) that asked nothing
+        line = first.split(b'\r\n')[0].decode('latin-1')
+        target = line.split(' ')[1] if line.count(' ') >= 2 else ''
+        if target.startswith(f'http://{LAN_HOST}:'):
+            return self.relay(int(target.split(':')[2].split('/')[0]), first)
+
+    def first_line(self):
+        """What the connection asked, recorded (unless it is the LAN name's): its bytes up to the first line's end."""
         self.request.settimeout(5)
         first = b''
         try:
@@ -34,14 +50,12 @@ class Refuse(socketserver.BaseRequestHandler):
                 first += chunk
         except OSError:
             pass
-        if not first:
-            return  # a connection opened ahead of a request (Chromium's preconnect) that asked nothing
         line = first.split(b'\r\n')[0].decode('latin-1')
         target = line.split(' ')[1] if line.count(' ') >= 2 else ''
-        if target.startswith(f'http://{LAN_HOST}:'):
-            return self.relay(int(target.split(':')[2].split('/')[0]), first)
-        # WebKit speaks TLS to the proxy for https, so its target is not readable here.
-        self.server.attempts.append(line if line[:1].isalpha() else 'an https request')
+        if first and not target.startswith(f'http://{LAN_HOST}:'):
+            # WebKit speaks TLS to the proxy for https, so its target is not readable here.
+            self.server.attempts.append(line if line[:1].isalpha() else 'an https request')
+        return first
 
     def relay(self, port, first):
         self.request.settimeout(STARTUP_TIMEOUT_MS / 1000)  # a browser may pause while a large file streams
@@ -59,13 +73,38 @@ class Refuse(socketserver.BaseRequestHandler):
                     (upstream if source is self.request else self.request).sendall(data)
 
 
+class Guard(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+
+    def __init__(self):
+        super().__init__(('127.0.0.1', 0), Refuse)
+        self.attempts = []
+        self.lock = threading.Lock()
+        self.reading = 0  # connections accepted whose first line is not recorded yet
+
+    def verify_request(self, request, client_address):
+        with self.lock:
+            self.reading += 1
+        return True
+
+    def settle(self):
+        """Returns once every connection opened before this call is recorded: a marker connection of its own,
+        accepted after them (a listening socket accepts in order), is recorded and no line is still being read.
+        The marker is not kept. For a test whose browser may still be retrying a host it asked for on purpose."""
+        marker = 'CONNECT settled.invalid:443 HTTP/1.1'
+        with socket.create_connection(self.server_address, timeout=5) as connection:
+            connection.sendall(f'{marker}\r\n\r\n'.encode())
+            deadline = time.monotonic() + STARTUP_TIMEOUT_MS / 1000
+            while marker not in self.attempts or self.reading:
+                assert time.monotonic() < deadline, f'the proxy did not record its own marker: {self.attempts}'
+                time.sleep(0.01)
+        self.attempts.remove(marker)
+
+
 def start_guard():
     """A refusing proxy on a free port of 127.0.0.1, serving in a thread until servers.stop(); its `attempts`
     grow as requests come."""
-    server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), Refuse)
-    server.daemon_threads = True
-    server.attempts = []
-    return in_a_thread(server)
+    return in_a_thread(Guard())
 
 
 @functools.cache
