@@ -27,19 +27,22 @@ class Refuse(socketserver.BaseRequestHandler):
 
     def handle(self):
         try:
-            first = self.first_line()
+            first = self.read_first_line()
+            line = first.split(b'\r\n')[0].decode('latin-1')
+            target = line.split(' ')[1] if line.count(' ') >= 2 else ''
+            relayed = target.startswith(f'http://{LAN_HOST}:')
+            if first and not relayed:
+                # WebKit speaks TLS to the proxy for https, so its target is not readable here.
+                self.server.attempts.append(line if line[:1].isalpha() else 'an https request')
         finally:
             with self.server.lock:
                 self.server.reading -= 1  # counted from its accept (Guard.verify_request)
-        if not first:
-            return  # a connection opened ahead of a request (Chromium's preconnect) that asked nothing
-        line = first.split(b'\r\n')[0].decode('latin-1')
-        target = line.split(' ')[1] if line.count(' ') >= 2 else ''
-        if target.startswith(f'http://{LAN_HOST}:'):
-            return self.relay(int(target.split(':')[2].split('/')[0]), first)
+        if relayed:
+            self.relay(int(target.split(':')[2].split('/')[0]), first)
+        # else: nothing asked (a connection opened ahead of a request: Chromium's preconnect), or refused
 
-    def first_line(self):
-        """What the connection asked, recorded (unless it is the LAN name's): its bytes up to the first line's end."""
+    def read_first_line(self):
+        """The connection's bytes up to its first line's end (b'' if it asked nothing)."""
         self.request.settimeout(5)
         first = b''
         try:
@@ -50,11 +53,6 @@ class Refuse(socketserver.BaseRequestHandler):
                 first += chunk
         except OSError:
             pass
-        line = first.split(b'\r\n')[0].decode('latin-1')
-        target = line.split(' ')[1] if line.count(' ') >= 2 else ''
-        if first and not target.startswith(f'http://{LAN_HOST}:'):
-            # WebKit speaks TLS to the proxy for https, so its target is not readable here.
-            self.server.attempts.append(line if line[:1].isalpha() else 'an https request')
         return first
 
     def relay(self, port, first):
