@@ -106,9 +106,17 @@ class QuizPanel {
     return indices.slice(0, MAX_ITEMS);
   }
 
+  /** Value `index`'s `field` ("grad" or "data"), as the graph's event carried it. */
+  valueOf(index, field) {
+    return this.model[field][index];
+  }
+
   show(index, field) {
-    const value = field === "grad" ? this.model.grad[index] : this.model.data[index];
-    this.fields()(`v${index}`, field, number(value));
+    this.fields()(`v${index}`, field, number(this.valueOf(index, field)));
+  }
+
+  hide(index, field) {
+    this.fields()(`v${index}`, field, "?");
   }
 
   showAll() {
@@ -126,7 +134,7 @@ class QuizPanel {
     this.items = this.defaults().map((index) => {
       const item = itemRow(this.model.names[index], field, keepTyped ? typed.get(`${index} ${field}`) ?? "" : "");
       this.hidden.add(`${index} ${field}`);
-      this.fields()(`v${index}`, field, "?");
+      this.hide(index, field);
       return { index, field, ...item };
     });
     list.replaceChildren(...this.items.map((item) => item.row));
@@ -138,7 +146,7 @@ class QuizPanel {
     const { model, items } = this;
     let right = 0;
     for (const item of items) {
-      const value = item.field === "grad" ? model.grad[item.index] : model.data[item.index];
+      const value = this.valueOf(item.index, item.field);
       const ok = rightTo4(item.input.value, value);
       right += ok;
       item.row.dataset.state = item.input.dataset.state = ok ? "right" : "wrong";
@@ -191,7 +199,7 @@ class QuizPanel {
 
   /** After the drawing is replaced (a grouped view and back): hide what is hidden again. */
   rehide() {
-    this.hidden.forEach((key) => this.fields()(`v${split(key)[0]}`, split(key)[1], "?"));
+    this.hidden.forEach((key) => this.hide(...split(key)));
   }
 }
 
