@@ -6,12 +6,12 @@ Every non-local request is blocked (conftest.py)."""
 
 import html
 
-import nbformat
 import pytest
 from playwright.sync_api import expect
 
 from support import ROOT, STARTUP_TIMEOUT_MS
 from support.course import EXERCISES, IDS, STARTER_MESSAGES
+from support.lazy import nbformat
 from support.pages import article, cells, check, download_notebook, mkdocs_article, rouge, saved, set_code
 
 pytestmark = pytest.mark.usefixtures('site')

@@ -5,11 +5,11 @@ learner's work survives a reload, a second visit and blocked storage."""
 import copy
 import json
 
-import nbformat
 import pytest
 from playwright.sync_api import expect
 
 from support import ROOT, STARTUP_TIMEOUT_MS
+from support.lazy import nbformat
 from support.pages import cells, download_notebook, message, open_notebook, press_run, saved, set_code
 
 pytestmark = pytest.mark.usefixtures('site')

@@ -4,11 +4,11 @@ request is blocked (conftest.py)."""
 
 import json
 
-import nbformat
 import pytest
 from playwright.sync_api import expect
 
 from support import STARTUP_TIMEOUT_MS
+from support.lazy import nbformat
 from support.pages import assert_accessible, cells, message, open_notebook, press_run, run_all, run_cell
 
 pytestmark = pytest.mark.usefixtures('site')

@@ -19,13 +19,12 @@ import uuid
 import zipfile
 from datetime import datetime
 
-import nbformat
 import pytest
-from nbgrader.utils import parse_utc
 
 from backprop_playground import classroom
 from support import ROOT
 from support.http_calls import call, free_port, raw_get
+from support.lazy import nbformat
 from support.servers import room_in_a_process, serving, stop
 
 SECRET = 'the solution: 42'
@@ -138,7 +137,9 @@ def test_a_hand_in_lands_in_nbgraders_layout_with_its_timestamp_and_students_csv
     saved = nbformat.reads((folder / 'ps1.ipynb').read_text(), as_version=4)
     nbformat.validate(saved)
     assert saved.cells[1].source == 'x = 42' and saved.cells[1].id == 'answer'
-    # nbgrader's own reader of timestamp.txt takes it.
+    # nbgrader's own reader of timestamp.txt takes it (imported here, as nbformat is: support/lazy.py).
+    from nbgrader.utils import parse_utc
+
     assert parse_utc((folder / 'timestamp.txt').read_text()).isoformat(timespec='seconds') == answer['at'].replace(
         '+00:00', ''
     )
@@ -487,6 +488,8 @@ def hand_ins_until_killed(folder, port, site, learners=8, megabytes=1):
 def test_kill_9_during_hand_ins_leaves_every_acknowledged_one_whole_and_no_partial_file_for_nbgrader(
     tmp_path, tiny_site
 ):
+    from nbgrader.utils import parse_utc  # nbgrader's own reader of timestamp.txt (here: support/lazy.py)
+
     folder, port = course(tmp_path / 'room'), free_port()
     before = teachers_files(folder)
     submitted = folder / 'submitted'

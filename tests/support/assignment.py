@@ -8,9 +8,8 @@ import json
 import os
 import sys
 
-import nbformat
-
 from . import nbgrader_forks
+from .lazy import nbformat
 
 HEAD = '''import math
 
