@@ -2,23 +2,24 @@
 
 Importing nbformat imports jsonschema, which builds the grammar of IRIs (rfc3987_syntax, a Lark parser) as it is
 imported: about 1.3 s of processor time that the controller and every test worker would pay while collecting,
-before their first test, whether or not they run a test that reads a notebook. importlib.util.LazyLoader is the
-standard library's own recipe for this (its documentation, "Implementing lazy imports").
+before their first test, whether or not they run a test that reads a notebook.
 """
 
-import importlib.util
-import sys
+import importlib
 
 
-def lazy_import(name):
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+class LazyModule:
+    """Stands for a module and imports it when a test reads one of its public names. pytest's collection reads
+    only private names (`__test__`, its fixture marker) of each object in a test module: those are not the
+    module's, and import nothing."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attribute):
+        if attribute.startswith('_'):
+            raise AttributeError(attribute)
+        return getattr(importlib.import_module(self._name), attribute)
 
 
-nbformat = lazy_import('nbformat')
+nbformat = LazyModule('nbformat')
