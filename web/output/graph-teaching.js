@@ -15,144 +15,164 @@ export const formatNumber = (x) => (x === null || x === undefined ? "nan" : Numb
 
 /**
  * Adds the teaching tools to a drawn graph's card. `quiz` ({field, labels}) opens its quiz at once (an
- * author's data-quiz). Returns {update(values, explain)}: a live update's numbers for the same shape.
+ * author's data-quiz). Returns the GraphTeaching: update(values, explain) gives a live update's numbers for
+ * the same shape; detach(), state() and reopen(id) as below.
  */
-export function attachTeaching({ card, view, event, renderer, layout, quiz: quizAtStart = null, shownView = null }) {
-  const cleanups = []; // what detach() undoes
-  const onShow = (listener) => cleanups.push(view.onShow(listener));
+export function attachTeaching(options) {
+  return new GraphTeaching(options);
+}
+
+/** The bar of tools over the drawing and the narration under it, with no state. */
+function teachingElements(card) {
   const bar = element("div", "graph-teach");
   const narration = element("p", "graph-narration");
   narration.setAttribute("aria-live", "polite");
   narration.hidden = true;
-  const say = (text) => { // `code` in the narration is shown as code, never as markup
-    narration.hidden = !text;
-    narration.replaceChildren(...(text || "").split("`").map((part, i) => (i % 2 ? element("code", "", part) : part)));
-  };
   card.querySelector(".graph-view").before(bar);
   card.append(narration);
-  const labels = Object.fromEntries((event.table || []).map((row) => [row.id, row.label || row.id]));
-  const fullDot = event.groups?.full?.dot ?? (event.grouped_only ? null : event.dot);
-  const fullValues = event.groups?.full?.nodes ?? event.nodes;
-  const showing = { view: shownView || event.view || "full", stepper: null };
-  const viewButtons = new Map();
+  return { bar, narration };
+}
 
-  async function showView(name, dot, values) {
-    showing.view = name;
-    for (const [other, b] of viewButtons) b.setAttribute("aria-pressed", String(other === name));
-    await showVariant(dot, values);
+class GraphTeaching {
+  constructor({ card, view, event, renderer, layout, quiz = null, shownView = null }) {
+    Object.assign(this, { card, view, event, renderer, layout });
+    Object.assign(this, teachingElements(card));
+    this.cleanups = []; // what detach() undoes
+    this.labels = Object.fromEntries((event.table || []).map((row) => [row.id, row.label || row.id]));
+    this.fullDot = event.groups?.full?.dot ?? (event.grouped_only ? null : event.dot);
+    this.fullValues = event.groups?.full?.nodes ?? event.nodes;
+    this.showing = { view: shownView || event.view || "full", stepper: null };
+    this.viewButtons = new Map();
+    this.writeField = () => {};
+    this.explain = this.quiz = null;
+    this.disabledBefore = new Map(); // each tool's state before the quiz opened
+    this.addSteppers();
+    if (event.check) this.bar.append(toolButton("Check gradients", "Check gradients against finite differences", () => this.checkGradients()));
+    if (event.table) this.addTable();
+    if (event.groups) this.addViews();
+    this.model = explainModel(event);
+    this.onShow((svg) => {
+      this.writeField = fieldWriter(svg);
+      if (this.showing.view === "neuron") colourWeights(svg, event.groups?.neuron?.weights, this.model?.data);
+    });
+    if (this.model) this.addExplainAndQuiz(quiz);
+    if (!this.bar.childElementCount) this.bar.remove();
   }
 
-  // Steppers and the check work on the value-by-value drawing: a grouped view switches back to it.
-  const onFullGraph = async () => {
-    if (showing.view !== "full") await showView("full", fullDot, fullValues);
-  };
+  onShow(listener) {
+    this.cleanups.push(this.view.onShow(listener));
+  }
 
-  async function showVariant(variant, values) {
-    stopStepper();
-    const dot = layout(variant);
-    const { svg, fill } = await renderer.render(dot, values);
+  /** Shows `text` under the drawing; `code` in it is shown as code, never as markup. */
+  say(text) {
+    this.narration.hidden = !text;
+    this.narration.replaceChildren(...(text || "").split("`").map((part, i) => (i % 2 ? element("code", "", part) : part)));
+  }
+
+  async showView(name, dot, values) {
+    this.showing.view = name;
+    for (const [other, b] of this.viewButtons) b.setAttribute("aria-pressed", String(other === name));
+    await this.showVariant(dot, values);
+  }
+
+  /** Steppers and the check work on the value-by-value drawing: a grouped view switches back to it. */
+  async onFullGraph() {
+    if (this.showing.view !== "full") await this.showView("full", this.fullDot, this.fullValues);
+  }
+
+  async showVariant(variant, values) {
+    this.stopStepper();
+    const dot = this.layout(variant);
+    const { svg, fill } = await this.renderer.render(dot, values);
     await fill(); // before it is shown: what each drawing gets (fields, focus, colours) needs its nodes
-    view.replace(svg, dot);
+    this.view.replace(svg, dot);
   }
 
-  function stopStepper() {
-    showing.stepper?.close();
-    showing.stepper = null;
+  stopStepper() {
+    this.showing.stepper?.close();
+    this.showing.stepper = null;
   }
 
-  const start = async (kind) => {
-    stopStepper();
-    await onFullGraph();
-    showing.stepper = kind === "backward" ? backwardStepper(view, event, labels, say) : forwardStepper(view, event, say);
-    bar.after(showing.stepper.controls);
-    showing.stepper.controls.querySelector("button").focus();
-  };
-
-  if (event.steps && event.steps.steps.length) bar.append(toolButton("Step through backward", "Step through backward: run each _backward in turn", () => start("backward")));
-  if (event.table && event.table.some((row) => row.op)) bar.append(toolButton("Step through forward", "Step through forward: compute each value in turn", () => start("forward")));
-  if (event.check) {
-    bar.append(toolButton("Check gradients", "Check gradients against finite differences", async () => {
-      stopStepper();
-      const { check } = event;
-      await onFullGraph();
-      if (!check.wrong.length) return say(`✓ All ${check.checked} grads agree with finite differences.${check.reason ? ` ${check.reason}` : ""}`);
-      await showVariant(check.dot, fullValues);
-      const [first] = check.wrong;
-      const more = check.wrong.length > 1 ? ` (${check.wrong.length - 1} more marked)` : "";
-      say(`✗ ${check.wrong.length} grad${check.wrong.length > 1 ? "s disagree" : " disagrees"} with finite differences: ` +
-        `${first.label || "a value"}.grad is ${formatNumber(first.grad)}, expected ${formatNumber(first.expected)}${more}.` +
-        `${check.hint ? ` ${check.hint}` : ""}${check.reason ? ` ${check.reason}` : ""}`);
-    }));
+  addSteppers() {
+    const { event } = this;
+    const start = async (kind) => {
+      this.stopStepper();
+      await this.onFullGraph();
+      const say = (text) => this.say(text);
+      this.showing.stepper = kind === "backward" ? backwardStepper(this.view, event, this.labels, say) : forwardStepper(this.view, event, say);
+      this.bar.after(this.showing.stepper.controls);
+      this.showing.stepper.controls.querySelector("button").focus();
+    };
+    if (event.steps && event.steps.steps.length) this.bar.append(toolButton("Step through backward", "Step through backward: run each _backward in turn", () => start("backward")));
+    if (event.table && event.table.some((row) => row.op)) this.bar.append(toolButton("Step through forward", "Step through forward: compute each value in turn", () => start("forward")));
   }
-  let tableButton = null;
-  if (event.table) {
+
+  async checkGradients() {
+    this.stopStepper();
+    const { check } = this.event;
+    await this.onFullGraph();
+    const reason = check.reason ? ` ${check.reason}` : "";
+    if (!check.wrong.length) return this.say(`✓ All ${check.checked} grads agree with finite differences.${reason}`);
+    await this.showVariant(check.dot, this.fullValues);
+    const [first] = check.wrong;
+    const more = check.wrong.length > 1 ? ` (${check.wrong.length - 1} more marked)` : "";
+    this.say(`✗ ${check.wrong.length} grad${check.wrong.length > 1 ? "s disagree" : " disagrees"} with finite differences: ` +
+      `${first.label || "a value"}.grad is ${formatNumber(first.grad)}, expected ${formatNumber(first.expected)}${more}.` +
+      `${check.hint ? ` ${check.hint}` : ""}${reason}`);
+  }
+
+  addTable() {
     let table = null;
-    cleanups.push(() => table?.remove());
-    bar.append(tableButton = toolButton("Table", "Show the nodes as a table (label, op, data, grad)", (b) => {
+    this.cleanups.push(() => table?.remove());
+    this.bar.append(this.tableButton = toolButton("Table", "Show the nodes as a table (label, op, data, grad)", (b) => {
       if (table) {
         table.remove();
         table = null;
-        b.setAttribute("aria-pressed", "false");
-        return;
+      } else {
+        table = nodeTable(this.event.table, this.event.title);
+        this.card.append(table);
       }
-      table = nodeTable(event.table, event.title);
-      card.append(table);
-      b.setAttribute("aria-pressed", "true");
+      b.setAttribute("aria-pressed", String(Boolean(table)));
     }));
   }
-  if (event.groups) {
-    const variants = [["full", "Full graph", fullDot, fullValues], ["neuron", "By neuron", event.groups.neuron?.dot, event.groups.neuron?.nodes],
-      ["layer", "By layer", event.groups.layer?.dot, event.groups.layer?.nodes]];
+
+  addViews() {
+    const { groups } = this.event;
+    const variants = [["full", "Full graph", this.fullDot, this.fullValues], ["neuron", "By neuron", groups.neuron?.dot, groups.neuron?.nodes],
+      ["layer", "By layer", groups.layer?.dot, groups.layer?.nodes]];
     const group = element("span", "graph-views");
     group.setAttribute("role", "group");
     group.setAttribute("aria-label", "Which view of the graph");
     for (const [name, label, dot, values] of variants) {
       const b = toolButton(label, name === "full" && !dot ? "Full graph: more than 2,000 values, too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`,
-        () => showView(name, dot, values));
+        () => this.showView(name, dot, values));
       b.disabled = !dot;
-      viewButtons.set(name, b);
-      b.setAttribute("aria-pressed", String(name === showing.view));
+      this.viewButtons.set(name, b);
+      b.setAttribute("aria-pressed", String(name === this.showing.view));
       group.append(b);
     }
-    bar.append(group);
+    this.bar.append(group);
   }
-  const model = explainModel(event);
-  let writeField = () => {};
-  onShow((svg) => {
-    writeField = fieldWriter(svg);
-    if (showing.view === "neuron") colourWeights(svg, event.groups?.neuron?.weights, model?.data);
-  });
-  let explain = null;
-  let quiz = null;
-  if (model) {
-    explain = explainPanel({ card, view, model, boxes: () => (showing.view === "full" ? null : event.groups?.[showing.view]) });
-    const others = new Map();
-    quiz = quizPanel({
-      card, model, fields: () => writeField,
-      // While values are hidden, the tools that would show them wait: the steppers, the check, the table, the views.
-      onOpen: (open) => {
-        if (open) tableButton?.getAttribute("aria-pressed") === "true" && tableButton.click(); // it would show them
-        for (const b of bar.querySelectorAll("button")) {
-          if (b.dataset.testid === "quiz") continue;
-          if (open) others.set(b, b.disabled);
-          b.disabled = open || (others.get(b) ?? b.disabled);
-        }
-      },
-    });
+
+  /** A value's arithmetic when the reader picks it, and the quiz; `quizAtStart` opens the quiz at once. */
+  addExplainAndQuiz(quizAtStart) {
+    const { card, view, model, event, bar } = this;
+    const explain = this.explain = explainPanel({ card, view, model, boxes: () => (this.showing.view === "full" ? null : event.groups?.[this.showing.view]) });
+    const quiz = this.quiz = quizPanel({ card, model, fields: () => this.writeField, onOpen: (open) => this.quizOpened(open) });
     const picking = new AbortController();
-    cleanups.push(() => picking.abort(), () => quiz.close(), () => explain.remove(), () => quiz.remove());
+    this.cleanups.push(() => picking.abort(), () => quiz.close(), () => explain.remove(), () => quiz.remove());
     const prepare = nodePicking(card.querySelector(".graph-view"), {
       onPick: (id, node) => (quiz.picking ? quiz.pick(id) : explain.pick(id, node)),
       signal: picking.signal,
     });
-    onShow((svg) => {
+    this.onShow((svg) => {
       prepare(svg);
       quiz.rehide();
     });
     const quizButton = toolButton("Quiz me", "Quiz me: hide values and predict them", async () => {
-      stopStepper();
+      this.stopStepper();
       explain.close();
-      await onFullGraph();
+      await this.onFullGraph();
       quiz.open();
     });
     quizButton.dataset.testid = "quiz";
@@ -160,53 +180,73 @@ export function attachTeaching({ card, view, event, renderer, layout, quiz: quiz
     if (quizAtStart) {
       const labelled = (quizAtStart.labels ?? []).flatMap((label) =>
         model.labels.flatMap((l, i) => (l === label || model.names[i] === label ? [i] : [])));
-      onFullGraph().then(() => quiz.open({ field: quizAtStart.field, values: quizAtStart.labels?.length ? labelled : null }));
+      this.onFullGraph().then(() => quiz.open({ field: quizAtStart.field, values: quizAtStart.labels?.length ? labelled : null }));
     }
   }
-  if (!bar.childElementCount) bar.remove();
 
-  return {
-    /** Takes the tools off the card (a live graph's next drawing brings its own); the drawing stays. */
-    detach() {
-      stopStepper();
-      say("");
-      for (const cleanup of cleanups) cleanup();
-      bar.remove();
-      narration.remove();
-    },
-    /** Which view shows ("full", "neuron", "layer"), and the id of the value whose arithmetic is open. */
-    state: () => ({ view: showing.view, explained: explain?.picked ?? null }),
-    /** Opens the arithmetic of the value (or box) with this id again, as state() gave it. */
-    reopen(id) {
-      const node = id && view.svg().querySelector(`g.node[id="${CSS.escape(id)}"]`);
-      if (node && explain) explain.pick(id, node, { focus: false });
-    },
-    /** A live update: the values' [data, grad] in the graph's order, and the explanation's numbers. */
-    update(values, numbers) {
-      if (!Array.isArray(values) || values.length !== (event.table?.length ?? -1)) return false;
-      if (model && !updateModel(model, { values, explain: numbers })) return false;
-      const rows = values.map((v) => (Array.isArray(v) ? v : [null, null]));
-      if (showing.view === "full") {
-        rows.forEach(([data, grad], i) => {
-          if (!quiz?.hides(i, "data")) writeField(`v${i}`, "data", formatNumber(data));
-          if (event.table[i].grad !== null && !quiz?.hides(i, "grad")) writeField(`v${i}`, "grad", formatNumber(grad));
-        });
-      } else { // a grouped view: the records drawn outside the boxes, and each box's one output
-        rows.forEach(([data, grad], i) => {
-          writeField(`v${i}`, "data", formatNumber(data));
-          writeField(`v${i}`, "grad", formatNumber(grad));
-        });
-        for (const [box, i] of Object.entries(event.groups?.[showing.view]?.outputs ?? {})) {
-          if (!rows[i]) continue;
-          writeField(box, "data", formatNumber(rows[i][0]));
-          writeField(box, "grad", formatNumber(rows[i][1]));
-        }
-        if (showing.view === "neuron") colourWeights(view.svg(), event.groups?.neuron?.weights, rows.map((r) => r[0]));
-      }
-      if (explain?.open) explain.refresh();
-      return true;
-    },
-  };
+  /** While values are hidden, the tools that would show them wait: the steppers, the check, the table, the views. */
+  quizOpened(open) {
+    if (open && this.tableButton?.getAttribute("aria-pressed") === "true") this.tableButton.click(); // it would show them
+    for (const b of this.bar.querySelectorAll("button")) {
+      if (b.dataset.testid === "quiz") continue;
+      if (open) this.disabledBefore.set(b, b.disabled);
+      b.disabled = open || (this.disabledBefore.get(b) ?? b.disabled);
+    }
+  }
+
+  /** Takes the tools off the card (a live graph's next drawing brings its own); the drawing stays. */
+  detach() {
+    this.stopStepper();
+    this.say("");
+    for (const cleanup of this.cleanups) cleanup();
+    this.bar.remove();
+    this.narration.remove();
+  }
+
+  /** Which view shows ("full", "neuron", "layer"), and the id of the value whose arithmetic is open. */
+  state() {
+    return { view: this.showing.view, explained: this.explain?.picked ?? null };
+  }
+
+  /** Opens the arithmetic of the value (or box) with this id again, as state() gave it. */
+  reopen(id) {
+    const node = id && this.view.svg().querySelector(`g.node[id="${CSS.escape(id)}"]`);
+    if (node && this.explain) this.explain.pick(id, node, { focus: false });
+  }
+
+  /** A live update: the values' [data, grad] in the graph's order, and the explanation's numbers. */
+  update(values, numbers) {
+    if (!Array.isArray(values) || values.length !== (this.event.table?.length ?? -1)) return false;
+    if (this.model && !updateModel(this.model, { values, explain: numbers })) return false;
+    const rows = values.map((v) => (Array.isArray(v) ? v : [null, null]));
+    if (this.showing.view === "full") this.writeValues(rows);
+    else this.writeGrouped(rows);
+    if (this.explain?.open) this.explain.refresh();
+    return true;
+  }
+
+  /** The value-by-value drawing: each field the quiz does not hide, and no grad where a value has none. */
+  writeValues(rows) {
+    rows.forEach(([data, grad], i) => {
+      if (!this.quiz?.hides(i, "data")) this.writeField(`v${i}`, "data", formatNumber(data));
+      if (this.event.table[i].grad !== null && !this.quiz?.hides(i, "grad")) this.writeField(`v${i}`, "grad", formatNumber(grad));
+    });
+  }
+
+  /** A grouped view: the records drawn outside the boxes, and each box's one output. */
+  writeGrouped(rows) {
+    const group = this.event.groups?.[this.showing.view];
+    rows.forEach(([data, grad], i) => {
+      this.writeField(`v${i}`, "data", formatNumber(data));
+      this.writeField(`v${i}`, "grad", formatNumber(grad));
+    });
+    for (const [box, i] of Object.entries(group?.outputs ?? {})) {
+      if (!rows[i]) continue;
+      this.writeField(box, "data", formatNumber(rows[i][0]));
+      this.writeField(box, "grad", formatNumber(rows[i][1]));
+    }
+    if (this.showing.view === "neuron") colourWeights(this.view.svg(), this.event.groups?.neuron?.weights, rows.map((r) => r[0]));
+  }
 }
 
 /** Writes a node's field ("data …" or "grad …") in the drawing, in place, and only when its text
