@@ -18,7 +18,7 @@ from backprop_playground.build import build  # noqa: E402
 from backprop_playground.paths import DIST  # noqa: E402
 from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network  # noqa: E402
 from support.assignment import make_course  # noqa: E402
-from support.cdn import CDN, installed_package  # noqa: E402
+from support.cdn import CDN, installed_once  # noqa: E402
 from support.course import IDS  # noqa: E402
 from support.guard import chromium_proxy_args  # noqa: E402
 from support.pages import open_playground, seen_requests  # noqa: E402
@@ -132,8 +132,10 @@ def cors_origin(tmp_path_factory):
 
 @pytest.fixture(scope='session')
 def cdn_package(site, tmp_path_factory):
-    """`python build.py package`'s tarball as `npm install` unpacked it: (folder, package.json)."""
-    return installed_package(tmp_path_factory.mktemp('npm'))
+    """`python build.py package`'s tarball as `npm install` unpacked it: (folder, package.json), made once per
+    run (the workers' temporary folders share a parent)."""
+    own = tmp_path_factory.getbasetemp()
+    return installed_once(own.parent if os.environ.get('PYTEST_XDIST_WORKER') else own)
 
 
 @pytest.fixture(scope='session')
