@@ -18,9 +18,10 @@ from backprop_playground.build import build  # noqa: E402
 from backprop_playground.paths import DIST  # noqa: E402
 from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network  # noqa: E402
 from support.assignment import make_course  # noqa: E402
-from support.cdn import CDN, installed_once  # noqa: E402
+from support.cdn import CDN, installed, installed_package  # noqa: E402
 from support.course import IDS  # noqa: E402
 from support.guard import chromium_proxy_args  # noqa: E402
+from support.made_once import made_once, run_folder  # noqa: E402
 from support.pages import open_playground, seen_requests  # noqa: E402
 from support.servers import serving, static_origin, stop  # noqa: E402
 from support.shared_page import SharedPlayground, SharedTab  # noqa: E402
@@ -132,10 +133,9 @@ def cors_origin(tmp_path_factory):
 
 @pytest.fixture(scope='session')
 def cdn_package(site, tmp_path_factory):
-    """`python build.py package`'s tarball as `npm install` unpacked it: (folder, package.json), made once per
-    run (the workers' temporary folders share a parent)."""
-    own = tmp_path_factory.getbasetemp()
-    return installed_once(own.parent if os.environ.get('PYTEST_XDIST_WORKER') else own)
+    """`python build.py package`'s tarball as `npm install` unpacked it, made once per run (npm packs and unpacks
+    about 50 MB: 7 s of processor time): (folder, package.json)."""
+    return installed(made_once(run_folder(tmp_path_factory), 'npm', installed_package))
 
 
 @pytest.fixture(scope='session')
@@ -283,15 +283,15 @@ def nbgrader_course(tmp_path_factory):
 
 @pytest.fixture(scope='session')
 def made_release(tmp_path_factory):
-    """nbgrader_release's course, made once per worker (each nbgrader command takes about 3 s of processor time
-    to start): the release's path, and the course's files as they were made."""
-    course = make_course(tmp_path_factory.mktemp('release'), STUDENTS)
+    """nbgrader_release's course, made once per run (a worker that runs no other nbgrader command then starts
+    none): the release's path, and the course's files as they were made."""
+    course = made_once(run_folder(tmp_path_factory), 'release', lambda folder: make_course(folder, STUDENTS))
     return course / 'release' / 'ps1' / 'assignment.ipynb', files_of(course)
 
 
 @pytest.fixture
 def nbgrader_release(made_release):
-    """ps1's release notebook, as `nbgrader generate_assignment` makes it, shared by the worker's tests that only
+    """ps1's release notebook, as `nbgrader generate_assignment` makes it, shared by the run's tests that only
     read it: a test that changed its course fails."""
     release, made = made_release
     yield release

@@ -12,7 +12,6 @@ anywhere"; jsdelivr/jsdelivr's README, "Restrictions"; a real response in jsdeli
 - a 403 for any file over 20 MB.
 """
 
-import fcntl
 import gzip
 import http.server
 import json
@@ -83,25 +82,13 @@ def installed_package(folder):
         check=True,
         capture_output=True,
     )
-    installed = folder / 'node_modules' / 'backprop-playground'
-    return installed, json.loads((installed / 'package.json').read_text())
+    return installed(folder)
 
 
-def installed_once(shared):
-    """installed_package() in `shared`/npm, made by the first of a run's workers to ask and read by the others:
-    npm packs and unpacks about 50 MB (7 s of processor time) and the package does not change during a run. The
-    workers take turns through a lock on a file beside it, as pytest-xdist's documentation makes a session
-    fixture once; a worker whose making failed leaves no record, and the next one makes it again."""
-    shared.mkdir(parents=True, exist_ok=True)
-    with open(shared / 'npm.lock', 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        made = shared / 'npm.json'
-        if made.exists():
-            folder = Path(json.loads(made.read_text()))
-            return folder, json.loads((folder / 'package.json').read_text())
-        folder, info = installed_package(shared / 'npm')
-        made.write_text(json.dumps(str(folder)))
-        return folder, info
+def installed(folder):
+    """The package that installed_package() installed in `folder`: (its folder, its package.json)."""
+    package = folder / 'node_modules' / 'backprop-playground'
+    return package, json.loads((package / 'package.json').read_text())
 
 
 class CDN:
