@@ -21,7 +21,7 @@ from support.assignment import make_course  # noqa: E402
 from support.cdn import CDN, installed, installed_package  # noqa: E402
 from support.course import IDS  # noqa: E402
 from support.guard import chromium_proxy_args  # noqa: E402
-from support.made_once import made_once, run_folder  # noqa: E402
+from support.made_once import files_of, made_once, run_folder  # noqa: E402
 from support.pages import open_playground, seen_requests  # noqa: E402
 from support.servers import serving, static_origin, stop  # noqa: E402
 from support.shared_page import SharedPlayground, SharedTab  # noqa: E402
@@ -135,7 +135,8 @@ def cors_origin(tmp_path_factory):
 def cdn_package(site, tmp_path_factory):
     """`python build.py package`'s tarball as `npm install` unpacked it, made once per run (npm packs and unpacks
     about 50 MB: 7 s of processor time): (folder, package.json)."""
-    return installed(made_once(run_folder(tmp_path_factory), 'npm', installed_package))
+    folder, _ = made_once(run_folder(tmp_path_factory), 'npm', installed_package)
+    return installed(folder)
 
 
 @pytest.fixture(scope='session')
@@ -285,8 +286,8 @@ def nbgrader_course(tmp_path_factory):
 def made_release(tmp_path_factory):
     """nbgrader_release's course, made once per run (a worker that runs no other nbgrader command then starts
     none): the release's path, and the course's files as they were made."""
-    course = made_once(run_folder(tmp_path_factory), 'release', lambda folder: make_course(folder, STUDENTS))
-    return course / 'release' / 'ps1' / 'assignment.ipynb', files_of(course)
+    course, made = made_once(run_folder(tmp_path_factory), 'release', lambda folder: make_course(folder, STUDENTS))
+    return course / 'release' / 'ps1' / 'assignment.ipynb', made
 
 
 @pytest.fixture
@@ -296,7 +297,3 @@ def nbgrader_release(made_release):
     release, made = made_release
     yield release
     assert files_of(release.parents[2]) == made, "the test changed the shared nbgrader course"
-
-
-def files_of(folder):
-    return {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob('*')) if path.is_file()}

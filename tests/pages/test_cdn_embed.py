@@ -129,11 +129,11 @@ def test_cells_link_to_the_playground_the_author_names(page, cdn, other_origin, 
     assert playground.url.split('#')[0] == f'{site_url}index.html'
 
 
-def test_the_cdn_stand_in_refuses_what_jsdelivr_refuses(cdn, cdn_package, site):
+def test_the_cdn_stand_in_refuses_what_jsdelivr_refuses(cdn, cdn_package, site, tmp_path):
     folder, info = cdn_package
     base = cdn.package_url(f"{info['name']}@{info['version']}")
 
-    def get(path, encoding='br, gzip'):
+    def get(path, encoding='br, gzip', base=base):
         request = urllib.request.Request(base + path, headers={'Accept-Encoding': encoding})
         try:
             with urllib.request.urlopen(request) as response:
@@ -152,11 +152,14 @@ def test_the_cdn_stand_in_refuses_what_jsdelivr_refuses(cdn, cdn_package, site):
     assert not list(folder.rglob('*.html'))
     assert max(path.stat().st_size for path in folder.rglob('*') if path.is_file()) <= MAX_FILE
     assert max(path.stat().st_size for path in site.rglob('*') if path.is_file()) <= MAX_FILE
-    (folder / 'too-large.bin').write_bytes(b'\0' * (MAX_FILE + 1))
+    # A file over the limit, in a package of its own (the run's workers share the installed one, read only).
+    (tmp_path / 'large').mkdir()
+    (tmp_path / 'large' / 'too-large.bin').write_bytes(b'\0' * (MAX_FILE + 1))
+    large = CDN({f"{info['name']}@0.0.2": tmp_path / 'large'})
     try:
-        assert get('too-large.bin')[0] == 403
+        assert get('too-large.bin', base=large.package_url(f"{info['name']}@0.0.2"))[0] == 403
     finally:
-        (folder / 'too-large.bin').unlink()
+        large.stop()
     assert get('nothing-here.js')[0] == 404
 
 

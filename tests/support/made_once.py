@@ -3,6 +3,8 @@ npm packs and unpacks, an nbgrader course. The others wait for it on a lock besi
 documentation makes a session fixture once."""
 
 import fcntl
+import hashlib
+import json
 import os
 import shutil
 
@@ -15,13 +17,24 @@ def run_folder(tmp_path_factory):
 
 def made_once(shared, name, make):
     """`shared`/`name`, a folder that `make(folder)` fills, made by the first worker to ask and returned as it is
-    to the others. A making that failed leaves no record, and the next worker to ask makes it again."""
-    folder, done = shared / name, shared / f'{name}.made'
+    to the others, with its files as they were made (files_of): a test that changes them can be told, whichever
+    worker runs it. A making that failed leaves no record, and the next worker to ask makes it again."""
+    folder, record = shared / name, shared / f'{name}.made.json'
     with open(shared / f'{name}.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(folder, ignore_errors=True)  # what a failed making left
+        if not record.exists():
+            if folder.exists():
+                shutil.rmtree(folder)  # what a failed making left
             folder.mkdir()
             make(folder)
-            done.touch()
-    return folder
+            record.write_text(json.dumps(files_of(folder)))
+        return folder, json.loads(record.read_text())
+
+
+def files_of(folder):
+    """Each file under `folder` (its path from there) and the SHA-256 of its bytes."""
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob('*'))
+        if path.is_file()
+    }
