@@ -16,12 +16,12 @@ suite_clock.install()  # before the helpers below are imported: they are timed w
 
 from backprop_playground.build import build  # noqa: E402
 from backprop_playground.paths import DIST  # noqa: E402
-from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network  # noqa: E402
+from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network, files_of  # noqa: E402
 from support.assignment import make_course  # noqa: E402
 from support.cdn import CDN, installed, installed_package  # noqa: E402
 from support.course import IDS  # noqa: E402
 from support.guard import chromium_proxy_args  # noqa: E402
-from support.made_once import files_of, made_once, run_folder  # noqa: E402
+from support.made_once import made_once, run_folder  # noqa: E402
 from support.pages import open_playground, seen_requests  # noqa: E402
 from support.servers import serving, static_origin, stop  # noqa: E402
 from support.shared_page import SharedPlayground, SharedTab  # noqa: E402

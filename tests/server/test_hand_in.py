@@ -3,7 +3,6 @@ is handed out and nothing else of the room's folder, hand-ins in nbgrader's layo
 name, refusals with nothing written, a refused body's answer that reaches the client, feedback for its
 learner alone, the board's zip, and kill -9 during hand-ins."""
 
-import hashlib
 import http.client
 import io
 import json
@@ -22,7 +21,7 @@ from datetime import datetime
 import pytest
 
 from backprop_playground import classroom
-from support import ROOT
+from support import ROOT, files_of
 from support.http_calls import call, free_port, raw_get
 from support.lazy import nbformat
 from support.servers import room_in_a_process, serving, stop
@@ -55,12 +54,8 @@ def course(folder):
 
 def teachers_files(folder):
     """What the teacher made in the room's folder, by content: what the room must never change."""
-    return {
-        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(folder.rglob('*'))
-        if path.is_file()
-        and path.relative_to(folder).parts[0] in ('source', 'release', 'nbgrader_config.py', 'gradebook.db')
-    }
+    teachers = ('source', 'release', 'nbgrader_config.py', 'gradebook.db')
+    return {path: digest for path, digest in files_of(folder).items() if path.split('/')[0] in teachers}
 
 
 @pytest.fixture

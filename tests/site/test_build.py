@@ -15,7 +15,7 @@ import pytest
 
 from backprop_playground import paths
 from backprop_playground.build import build, compress, kept, made, packed, pyodide, snapshot
-from support import ROOT
+from support import ROOT, files_of
 
 
 def test_dist_is_self_contained_with_relative_paths(site):
@@ -248,10 +248,6 @@ def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_th
         assert 'Edited.' in made_wheel.read(metadata).decode()
     assert (checkout / 'dist' / 'sw.js').read_bytes() != sw
     assert build_there(checkout) == []
-
-
-def files_of(folder):
-    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob('*') if path.is_file()}
 
 
 def test_a_kept_brotli_file_is_found_by_the_bytes_the_program_and_nodes_version(tmp_path, monkeypatch):

@@ -4,6 +4,7 @@ assignment and the learners' own Value classes in modules of their own. A test f
 never from another test file. This module imports nothing of the project: the engine's tests import it
 inside Pyodide too (runtime/test_in_pyodide.py)."""
 
+import hashlib
 import re
 import time
 from pathlib import Path
@@ -77,3 +78,12 @@ def wait_until(page, expression, timeout_ms=30_000):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout_ms} ms waiting for {expression}")
         page.wait_for_timeout(50)
+
+
+def files_of(folder):
+    """Each file under `folder` (its path from there) and the SHA-256 of its bytes."""
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob('*'))
+        if path.is_file()
+    }

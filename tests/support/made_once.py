@@ -3,10 +3,11 @@ npm packs and unpacks, an nbgrader course. The others wait for it on a lock besi
 documentation makes a session fixture once."""
 
 import fcntl
-import hashlib
 import json
 import os
 import shutil
+
+from . import files_of
 
 
 def run_folder(tmp_path_factory):
@@ -29,12 +30,3 @@ def made_once(shared, name, make):
             make(folder)
             record.write_text(json.dumps(files_of(folder)))
         return folder, json.loads(record.read_text())
-
-
-def files_of(folder):
-    """Each file under `folder` (its path from there) and the SHA-256 of its bytes."""
-    return {
-        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(folder.rglob('*'))
-        if path.is_file()
-    }
