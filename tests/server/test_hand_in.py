@@ -23,7 +23,7 @@ import pytest
 from backprop_playground import classroom
 from support import ROOT, files_of
 from support.http_calls import call, free_port, raw_get
-from support.lazy import nbformat
+from support.lazy import nbformat, nbgrader_utils
 from support.servers import room_in_a_process, serving, stop
 
 SECRET = 'the solution: 42'
@@ -132,12 +132,9 @@ def test_a_hand_in_lands_in_nbgraders_layout_with_its_timestamp_and_students_csv
     saved = nbformat.reads((folder / 'ps1.ipynb').read_text(), as_version=4)
     nbformat.validate(saved)
     assert saved.cells[1].source == 'x = 42' and saved.cells[1].id == 'answer'
-    # nbgrader's own reader of timestamp.txt takes it (imported here, as nbformat is: support/lazy.py).
-    from nbgrader.utils import parse_utc
-
-    assert parse_utc((folder / 'timestamp.txt').read_text()).isoformat(timespec='seconds') == answer['at'].replace(
-        '+00:00', ''
-    )
+    # nbgrader's own reader of timestamp.txt takes it.
+    stamp = nbgrader_utils.parse_utc((folder / 'timestamp.txt').read_text())
+    assert stamp.isoformat(timespec='seconds') == answer['at'].replace('+00:00', '')
     assert (kept.folder / 'students.csv').read_text().splitlines() == [
         'id,first_name,last_name,email',
         'zoe_ng,Zoë,Ng,',
@@ -483,8 +480,6 @@ def hand_ins_until_killed(folder, port, site, learners=8, megabytes=1):
 def test_kill_9_during_hand_ins_leaves_every_acknowledged_one_whole_and_no_partial_file_for_nbgrader(
     tmp_path, tiny_site
 ):
-    from nbgrader.utils import parse_utc  # nbgrader's own reader of timestamp.txt (here: support/lazy.py)
-
     folder, port = course(tmp_path / 'room'), free_port()
     before = teachers_files(folder)
     submitted = folder / 'submitted'
@@ -495,7 +490,7 @@ def test_kill_9_during_hand_ins_leaves_every_acknowledged_one_whole_and_no_parti
             saved = nbformat.read(submitted / student / 'ps1' / 'ps1.ipynb', 4)  # whole: it parses
             # The acknowledged hand-in, or one after it that was written whole before the kill.
             assert int(saved.cells[1].source.split(' = ')[1].split()[0]) >= number, student
-            parse_utc((submitted / student / 'ps1' / 'timestamp.txt').read_text())
+            nbgrader_utils.parse_utc((submitted / student / 'ps1' / 'timestamp.txt').read_text())
         assert {path.name for path in submitted.rglob('*')} == {*acknowledged, 'ps1', 'ps1.ipynb', 'timestamp.txt'}
         assert teachers_files(folder) == before
     # The room starts again on its folder: the same students, and the teacher's files untouched.
