@@ -50,7 +50,21 @@ def pytest_addoption(parser):
     )
 
 
+# The folders in the order their files are handed to pytest-xdist's workers (pyproject.toml's
+# `--no-loadscope-reorder`: in the order collected): the long browser files first, so that the last files either
+# worker takes are short ones and neither waits long for the other at the end. xdist's own order, the files with
+# the most tests first, left the few long ones last (test_in_pyodide, test_room_coursework, test_wheel): one
+# worker waited 20 to 25 s for the other.
+FIRST_TO_LAST = ['engines', 'pages', 'wheel', 'site', 'server', 'runtime', 'engine', 'notebooks', 'data']
+
+
+def handed_out_before(item):
+    parts = item.path.relative_to(ROOT / 'tests').parts
+    return FIRST_TO_LAST.index(parts[0]) if len(parts) > 1 and parts[0] in FIRST_TO_LAST else len(FIRST_TO_LAST)
+
+
 def pytest_collection_modifyitems(config, items):
+    items.sort(key=handed_out_before)  # stable: a file's tests keep their order
     if config.getoption('--reverse'):
         items.reverse()
 
