@@ -1,11 +1,11 @@
 """The smoke cases that every other engine runs (test_webkit.py: Safari's engine; test_firefox.py), with
 Selenium. Chromium's suite covers the pages in depth; these run each kind of page once: the main page on a
-first visit and on a second (controlled by the service worker), Stop, an article cell (in its open shadow
-root), a course exercise, a notebook by URL, embed.html in an iframe, and a classroom's join dialog with an
-assignment's score, a classroom reached by its LAN name, and room.html handing out, collecting and
-showing feedback. Each engine module defines the fixture
-`engine`: (driver, Engine), and imports the `test_*` functions below, so that pytest runs them there; this
-module is not collected by itself (its name does not start with test_).
+first visit (with Stop, a value's explanation and the quiz) and on a second (controlled by the service
+worker), an article cell (in its open shadow root), a course exercise, a notebook by URL, embed.html in an
+iframe, and a classroom's join dialog with an assignment's score, a classroom reached by its LAN name, and
+room.html handing out, collecting and showing feedback. Each engine module defines the fixture `engine`:
+(driver, Engine), and imports the `test_*` functions below, so that pytest runs them there; this module is
+not collected by itself (its name does not start with test_).
 """
 
 import json
@@ -69,11 +69,14 @@ def run_the_neuron_stop_and_run_again(driver, in_place):
     assert detail['compiled'] is True, detail
 
 
-def test_the_main_page_runs_draws_and_stops(engine, site_url):
+def test_the_main_page_runs_draws_stops_and_explains_a_grad_with_a_quiz(engine, site_url):
+    """One visit for what was two tests (each opened the main page and started Python): the neuron, Stop and a
+    Run after it; then a value's explanation and the quiz, on the same page."""
     driver, engine = engine
     driver.get(site_url)
     run_the_neuron_stop_and_run_again(driver, engine.stop_in_place)
     assert engine.agent in driver.execute_script('return navigator.userAgent')
+    explain_a_grad_and_mark_a_quiz(driver)
 
 
 def test_the_main_page_on_a_second_visit_under_the_service_worker(engine, plain_site_url):
@@ -221,10 +224,8 @@ def test_embed_html_runs_in_an_iframe(engine, site_url, other_origin):
 GRADS = {'a': '10', 'b': '-4', 'c': '4', 'g': '-6', 'h': '3'}
 
 
-def test_a_value_explains_its_grad_and_a_quiz_marks_predictions(engine, site_url):
+def explain_a_grad_and_mark_a_quiz(driver):
     """Click a value: its arithmetic, a term per use. Quiz me: predictions checked right or wrong."""
-    driver, _ = engine
-    driver.get(site_url)
     page = driver.find_element(By.TAG_NAME, 'body')
     wait_ready(driver, page)
     type_program(driver, page, USED_TWICE_ON_ONE_LINE)

@@ -29,13 +29,12 @@ from smoke_cases import (  # noqa: F401 (run here too)
     test_a_course_exercise_fails_then_passes_with_the_solution,
     test_a_notebook_opens_by_url_and_runs,
     test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts,
-    test_a_value_explains_its_grad_and_a_quiz_marks_predictions,
     test_an_article_cell_runs_and_draws_in_its_shadow_root,
     test_an_article_with_cells_from_the_cdn_runs_draws_and_stop_restarts,
     test_embed_html_runs_in_an_iframe,
     test_only_this_machine_is_reached_and_the_refusing_proxy_sees_any_other_host,
     test_the_main_page_on_a_second_visit_under_the_service_worker,
-    test_the_main_page_runs_draws_and_stops,
+    test_the_main_page_runs_draws_stops_and_explains_a_grad_with_a_quiz,
 )
 
 from support import CALL_FAILED, LAN_HOST, RUN_TIMEOUT_MS, STARTUP_TIMEOUT_MS
