@@ -55,7 +55,7 @@ def pytest_addoption(parser):
 # worker takes are short ones and neither waits long for the other at the end. xdist's own order, the files with
 # the most tests first, left the few long ones last (test_in_pyodide, test_room_coursework, test_wheel): one
 # worker waited 20 to 25 s for the other.
-FIRST_TO_LAST = ['engines', 'pages', 'wheel', 'site', 'server', 'runtime', 'engine', 'notebooks', 'data']
+FIRST_TO_LAST = ['engines', 'pages', 'wheel', 'site', 'server', 'runtime', 'formats', 'engine', 'notebooks', 'data']
 
 
 def handed_out_before(item):

@@ -11,14 +11,15 @@ import { codeOf } from "./dom/code-text.js";
 import { button } from "./dom/element.js";
 import { codeBlocks } from "./hosts/code-blocks.js";
 import { makeExercise } from "./cell/exercise.js";
-import { fencedExercises, htmlExercises, quizOption } from "./hosts/exercise-blocks.js";
+import { fencedExercises, htmlExercises } from "./hosts/exercise-blocks.js";
+import { quizOption } from "./formats/exercise-markers.js";
 import { resizeFrames } from "./hosts/frame-height.js";
 import { EnvCells } from "./cell/env-cells.js";
 import { registerServiceWorker } from "./offline/offline.js";
 import { Session } from "./session/session.js";
 import { playgroundLink } from "./hosts/playground-link.js";
 import { playgroundPages } from "./hosts/playground-pages.js";
-import { encodeCode } from "./hosts/share-link.js";
+import { encodeCode } from "./formats/share-link.js";
 
 const query = new URL(import.meta.url).searchParams;
 const DEFAULT_ENV = query.get("env") || "page";
@@ -87,7 +88,7 @@ function makeCell(pre, { element = pre, code = codeOf(pre), quiz = pre.hasAttrib
 async function notebookLink(env, page) {
   const sources = [envCells.setups.get(env), ...envCells.cells.filter((cell) => cell.env === env).map((cell) => cell.getText())];
   const title = document.title || "article";
-  const { newNotebookText } = await import("./notebook/ipynb.js"); // only when a reader asks for the notebook
+  const { newNotebookText } = await import("./formats/ipynb.js"); // only when a reader asks for the notebook
   const text = newNotebookText(sources.filter(Boolean), { title });
   const name = `${title.replace(/[^\w -]+/g, "").trim().slice(0, 60) || "article"}.ipynb`;
   return `${page}#name=${encodeURIComponent(name)}&nb=${await encodeCode(text)}`;

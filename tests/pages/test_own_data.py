@@ -1,6 +1,6 @@
-"""Your own data (web/output/point-editor.js, cell/points.js): points added and removed on a decision-boundary
-chart or pasted as CSV reach the next Run through points(), are kept across a reload, in share links and in a
-notebook's download; a click on a point forwards that example alone and draws its graph."""
+"""Your own data (web/output/point-editor.js, cell/points.js, formats/points.js): points added and removed on a
+decision-boundary chart or pasted as CSV reach the next Run through points(), are kept across a reload, in share
+links and in a notebook's download; a click on a point forwards that example alone and draws its graph."""
 
 import json
 import re

@@ -1,6 +1,6 @@
 // An exercise: a cell whose Run also runs hidden checks in the learner's namespace, with a result,
 // hints revealed one at a time, a solution offered after failed tries, and progress kept per page.
-// Hosts read the author's blocks (HTML or Markdown: hosts/exercise-blocks.js, notebook/markdown-lesson.js)
+// Hosts read the author's blocks (HTML or Markdown: hosts/exercise-blocks.js, formats/markdown-lesson.js)
 // into one description: {id, starter, checks, solution, hints: [() => Node | Promise<Node>], tries, readOnly, quiz}.
 // `quiz` ({field, labels}): its graphs open in quiz mode (quiz.js).
 // `tries`: how many failed tries offer the solution (the page's default, else 1), or "never".

@@ -2,7 +2,7 @@
 // the learner drew for it (cell/points.js). Code (and points) put aside when a link brought other code stay
 // under second keys until the learner restores or drops them.
 // read() and write() serve other stored text too (exercises' progress).
-import { validPoints } from "./points.js";
+import { validPoints } from "../formats/points.js";
 
 const KEY = "backprop-playground:code";
 const ASIDE_KEY = "backprop-playground:code-before-link";

@@ -9,9 +9,9 @@ import { reportHeight } from "./frame-height.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { Session } from "../session/session.js";
 import { playgroundLink } from "./playground-link.js";
-import { decodeCode, decodePoints, fragmentOptions } from "./share-link.js";
+import { decodeCode, decodePoints, fragmentOptions } from "../formats/share-link.js";
 
-const options = fragmentOptions();
+const options = fragmentOptions(location.hash);
 const theme = ["light", "dark"].includes(options.get("theme")) ? options.get("theme") : "auto";
 const parts = buildCellView(document.body, { theme, collapsed: options.has("hide-editor") });
 reportHeight();

@@ -7,53 +7,11 @@
 //   <pre data-playground data-exercise="ID" [data-tries="3" | "never"] [data-quiz]>starter</pre>
 //   <script type="text/x-python" data-checks="ID">…</script>   <script type="text/x-python" data-solution="ID">…</script>
 //   <template data-hint="ID">…</template> (any number)
-// Markdown form: fenced blocks (python or playground) whose first line is a marker, in any Markdown host:
-//   # exercise: ID [tries=N | tries=never] [quiz | quiz=data]     the starter; its graphs open in quiz mode
-//   # quiz [: data | grad [: label, ...]]      (on a plain block) a cell whose graphs open in quiz mode
-//   # checks: ID      # solution: ID           the hidden checks, the solution
-//   # hint: ID                                 its further lines, "# " removed, are the hint (Markdown)
-// notebook/markdown-lesson.js reads the same markers in a .md file (marker() below).
+// Markdown form: fenced blocks (python or playground) whose first line is a marker, in any Markdown host
+// (formats/exercise-markers.js reads the markers and gathers the parts, as formats/markdown-lesson.js does
+// for a .md lesson).
 import { codeOf } from "../dom/code-text.js";
-
-const MARKER = /^#\s*(exercise|checks|hint|solution):\s*([\w.:-]{1,200})\s*(.*)$/;
-const QUIZ_MARKER = /^#\s*quiz(?:\s*:\s*(.*?))?\s*$/;
-
-/**
- * An author's quiz option (`data-quiz="..."`, `# quiz: ...`): "" or "grad" (the grads of all inputs),
- * "data" (the data of all computed values), and either with ": label, label" (those values only).
- * {field, labels} for quiz.js, or null when it is not that.
- */
-export function quizOption(text) {
-  const found = /^(grad|data)?\s*:?\s*([\w.\s,*+-]*)$/.exec(String(text ?? "").trim());
-  if (!found) return null;
-  const labels = found[2].split(/[\s,]+/).filter(Boolean);
-  return { field: found[1] || "grad", labels: labels.length ? labels : null };
-}
-
-/** The quiz option a notebook cell's metadata keeps (`backprop_playground.quiz`, the marker's text), or null. */
-export const quizOfMetadata = (metadata) => {
-  const option = metadata?.backprop_playground?.quiz;
-  return typeof option === "string" ? quizOption(option) : null;
-};
-
-/** A block's first line as a marker: {kind, id, tries, quiz, rest (the block without that line)}, or null. */
-export function marker(code) {
-  const newline = code.indexOf("\n");
-  const first = (newline < 0 ? code : code.slice(0, newline)).trim();
-  const rest = newline < 0 ? "" : code.slice(newline + 1);
-  const quiz = QUIZ_MARKER.exec(first);
-  if (quiz) return { kind: "quiz", quiz: quizOption(quiz[1] ?? ""), option: quiz[1] ?? "", rest };
-  const found = MARKER.exec(first);
-  if (!found) return null;
-  const [, kind, id, options] = found;
-  const tries = /(?:^|\s)tries=(never|\d+)(?:\s|$)/.exec(options)?.[1];
-  const quizzed = /(?:^|\s)quiz(?:=(grad|data))?(?:\s|$)/.exec(options);
-  return { kind, id, tries: tries === undefined ? undefined : tries === "never" ? "never" : Number(tries),
-    quiz: quizzed ? { field: quizzed[1] || "grad", labels: null } : null, rest };
-}
-
-/** A hint's Markdown: the block's lines, each without its leading "# " (or "#"). */
-export const hintText = (rest) => rest.split("\n").map((line) => line.replace(/^#\s?/, "")).join("\n").trim();
+import { ExerciseParts, marker, quizOption } from "../formats/exercise-markers.js";
 
 /** The exercises of an HTML page's <pre data-playground data-exercise> blocks. */
 export function htmlExercises(root) {
@@ -83,31 +41,19 @@ export function htmlExercises(root) {
  * block is part of its exercise and is never a cell. Parts whose exercise is not on the page stay hidden.
  */
 export function fencedExercises(blocks) {
-  const exercises = new Map();
+  const parts = new ExerciseParts();
   const cells = [];
   const hidden = [];
   for (const block of blocks) {
     const found = marker(block.code);
-    if (!found || found.kind === "quiz") {
-      cells.push(found ? { element: block.element, code: found.rest, quiz: found.quiz } : block);
-      continue;
-    }
-    if (found.kind === "exercise" && exercises.has(found.id) && exercises.get(found.id).element) {
-      // A second starter with the same id: shown as the code it is, never run as that exercise.
-      cells.push({ element: block.element, code: found.rest });
-      continue;
-    }
-    const exercise = exercises.get(found.id) ?? { id: found.id, starter: null, checks: null, solution: null, hints: [] };
-    exercises.set(found.id, exercise);
-    if (found.kind === "exercise") Object.assign(exercise, { starter: found.rest.replace(/\s+$/, ""), tries: found.tries, quiz: found.quiz, element: block.element });
-    else {
-      hidden.push(block.element);
-      if (found.kind === "checks") exercise.checks ??= found.rest;
-      else if (found.kind === "solution") exercise.solution ??= found.rest.replace(/\s+$/, "");
-      else exercise.hints.push(markdownHint(hintText(found.rest)));
-    }
+    const { role, exercise } = parts.add(found);
+    // A second starter of an id is shown as the code it is, without its marker's options.
+    if (role === "cell") cells.push(found ? { element: block.element, code: found.rest, quiz: found.kind === "quiz" ? found.quiz : null } : block);
+    else if (role === "starter") exercise.element = block.element;
+    else hidden.push(block.element);
   }
-  return { exercises: [...exercises.values()].filter((exercise) => exercise.element), cells, hidden };
+  const exercises = parts.exercises().map((exercise) => ({ ...exercise, hints: exercise.hints.map(markdownHint) }));
+  return { exercises, cells, hidden };
 }
 
 /**

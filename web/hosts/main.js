@@ -6,7 +6,7 @@ import { EXAMPLES, exampleText } from "./examples.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { codeAside, pointsAside, putCodeAside, putPointsAside, saveCode, savedCode, savedPoints, savePoints } from "../cell/saved-code.js";
 import { showEmbedCode, showShareLink } from "./share-panel.js";
-import { BadLink, decodeCode, decodePoints, fragmentOptions, linkWithCode } from "./share-link.js";
+import { BadLink, decodeCode, decodePoints, fragmentOptions, linkWithCode } from "../formats/share-link.js";
 import { session } from "./start-python.js";
 
 const $ = byTestId;
@@ -32,7 +32,7 @@ function showNotice(text, actions = [], kind = "info") {
 
 /** The code to open with: a link's, or the saved work, or the first example. */
 async function startingCode() {
-  const options = fragmentOptions();
+  const options = fragmentOptions(location.hash);
   return options.has("code") ? openLink(options) : { code: savedCode() ?? (await firstExample()), points: savedPoints() };
 }
 
@@ -96,7 +96,7 @@ function offerRestore({ message, bad }) {
 offerRestore(opened);
 
 window.addEventListener("hashchange", async () => {
-  const options = fragmentOptions();
+  const options = fragmentOptions(location.hash);
   if (!options.has("code")) return;
   const link = await openLink(options);
   cell.setText(link.code);

@@ -5,21 +5,22 @@
 // the .md it came from, edits in place). An nbgrader assignment checks itself (assignment.js).
 import { hostedCell } from "./cell-host.js";
 import { makeExercise } from "../cell/exercise.js";
-import { isLesson, parseLesson, savedLessonText } from "../notebook/markdown-lesson.js";
+import { isLesson, parseLesson, savedLessonText } from "../formats/markdown-lesson.js";
 import { NotebookKeeper } from "./notebook-keeper.js";
 import { attachAssignment } from "../notebook/assignment.js";
-import { BadNotebook, outputsOf, parseNotebook, savedNotebookText, withAttachments } from "../notebook/ipynb.js";
-import { isAssignment, isSource, roleOf, studentMetadata, studentVersion } from "../notebook/nbgrader.js";
+import { BadNotebook, parseNotebook, pointsOf, samePoints, savedNotebookText, withAttachments, withPoints } from "../formats/ipynb.js";
+import { outputsOf } from "../notebook/run-outputs.js";
+import { isAssignment, isSource, roleOf, studentMetadata, studentVersion } from "../formats/nbgrader.js";
 import { fingerprint } from "../notebook/stored-notebooks.js";
 import { EnvCells } from "../cell/env-cells.js";
 import { byTestId, element } from "../dom/element.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { NOTEBOOK_HTML, showSavedOutputs } from "../notebook/saved-outputs.js";
 import { Session } from "../session/session.js";
-import { decodeCode } from "./share-link.js";
+import { decodeCode } from "../formats/share-link.js";
 import DOMPurify from "../vendor/purify.es.mjs";
-import { pointsOf, samePoints, withPoints } from "../notebook/ipynb.js";
-import { quizOfMetadata } from "./exercise-blocks.js";
+import { quizOfMetadata } from "../formats/exercise-markers.js";
+import { markdownHint } from "./exercise-blocks.js";
 
 const MAX_BYTES = 50e6;
 
@@ -146,7 +147,8 @@ async function build(parsed, name, kept, key) {
     if (entry.exercise) {
       // An exercise runs on its own, as on the course, and keeps its progress with this notebook.
       exercises += 1;
-      const { host, cell } = makeExercise(entry.exercise, session,
+      const exercise = { ...entry.exercise, hints: entry.exercise.hints.map(markdownHint) }; // a lesson's hints are Markdown
+      const { host, cell } = makeExercise(exercise, session,
         { name: `Exercise ${exercises}`, place: key, code: entry.kept?.source, onChange: () => keeper.changed() });
       cell.onResult(() => keeper.changed());
       Object.assign(entry, { cell, host });

@@ -1,7 +1,7 @@
 // "Open in playground ↗": the main page in a new tab with a cell's code in the link (share-link.js), made
 // anew as the pointer or the focus arrives and again on the click, since the code may have changed since.
 import { element } from "../dom/element.js";
-import { linkWithCode } from "./share-link.js";
+import { linkWithCode } from "../formats/share-link.js";
 
 const PLAYGROUND = new URL("../index.html", import.meta.url).href;
 

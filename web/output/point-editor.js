@@ -4,7 +4,7 @@
 // model. The points live in the cell's PointStore (cell/points.js): the next Run trains on them through
 // scalargrad.datasets.points(). The keyboard moves a cursor over the chart with the arrow keys.
 import { element } from "../dom/element.js";
-import { parseCsv, pointsCsv } from "../cell/points.js";
+import { parseCsv, pointsCsv } from "../formats/points.js";
 import { toolButton } from "./graph-view.js";
 
 const NEAR = 7; // pixels: a click this close to a point chooses it

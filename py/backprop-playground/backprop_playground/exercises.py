@@ -1,5 +1,6 @@
 """The exercises in an author's files, read as the pages read them: Markdown lessons and pages (fenced blocks
-marked `# exercise: ID`, `# checks: ID`, `# hint: ID`, `# solution: ID`: web/hosts/exercise-blocks.js),
+marked `# exercise: ID`, `# checks: ID`, `# hint: ID`, `# solution: ID`: web/formats/exercise-markers.js, whose
+reading of each marker line this module's read_marker shares, case by case, in tests/data/exercise-markers.json),
 notebooks (those markers in a code cell's first line, or in its metadata as notebook.html writes them) and
 HTML pages (`<pre data-playground data-exercise>` with its `data-checks`, `data-hint` and `data-solution`
 parts, and rendered fenced blocks). Each exercise knows the line of the file it starts at, and whether its
@@ -13,6 +14,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 MARKER = re.compile(r'^#\s*(exercise|checks|hint|solution):\s*([\w.:-]{1,200})\s*(.*)$')
+QUIZ_MARKER = re.compile(r'^#\s*quiz(?:\s*:\s*(.*?))?\s*$')
+QUIZ_OPTION = re.compile(r'^(grad|data)?\s*:?\s*([\w.\s,*+-]*)$')
+TRIES = re.compile(r'(?:^|\s)tries=(never|\d+)(?:\s|$)')
+QUIZ = re.compile(r'(?:^|\s)quiz(?:=(\S*))?(?:\s|$)')
 FENCE = re.compile(r'^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)')
 LANGUAGES = {'python', 'playground'}
 
@@ -27,6 +32,47 @@ class Exercise:
     hints: list = field(default_factory=list)
     tries: str | None = None
     quiz: str | None = None  # 'grad' or 'data': its graphs open in quiz mode (web/output/quiz.js)
+
+
+@dataclass
+class Marker:
+    """What a block's first line says: its kind ('exercise', 'checks', 'hint', 'solution', or 'quiz' for a plain
+    cell whose graphs open in quiz mode), the exercise's id, and the starter's options."""
+
+    kind: str
+    id: str | None = None
+    tries: str | None = None  # 'never' or a number, as written
+    quiz: str | None = None  # 'grad' or 'data'
+    labels: list | None = None  # a `# quiz: grad: a, b` line's values
+    problem: str | None = None  # what `check` says of an option it cannot read
+
+
+def read_marker(line):
+    """The marker on a block's first line, or None when the line is not one (the page's marker(), in
+    web/formats/exercise-markers.js, reads each line the same way)."""
+    line = line.strip()
+    quiz = QUIZ_MARKER.match(line)
+    if quiz:
+        option = QUIZ_OPTION.match((quiz.group(1) or '').strip())
+        labels = [label for label in re.split(r'[\s,]+', option.group(2)) if label] if option else []
+        return Marker('quiz', quiz=(option.group(1) or 'grad') if option else None, labels=labels or None)
+    found = MARKER.match(line)
+    if not found:
+        return None
+    kind, id, options = found.groups()
+    tries, quiz, problem = read_options(options)
+    return Marker(kind, id, tries, quiz, problem=problem)
+
+
+def read_options(options):
+    """A starter's options ('tries=3 quiz=data'): (tries, quiz, what is wrong with them or None)."""
+    tries = TRIES.search(options)
+    quiz = QUIZ.search(options)
+    problem = None
+    if quiz and quiz.group(1) not in (None, 'grad', 'data'):
+        problem = f"`quiz={quiz.group(1)}`: the quiz option is `quiz`, `quiz=grad` or `quiz=data`"
+    quizzed = (quiz.group(1) or 'grad') if quiz and not problem else None
+    return (tries.group(1) if tries else None), quizzed, problem
 
 
 @dataclass
@@ -164,15 +210,10 @@ def assemble(parts, name):
                 )
                 continue
             firsts[id] = where
-            tries = re.search(r'(?:^|\s)tries=(never|\d+)(?:\s|$)', options)
             exercise.where, exercise.starter = where, code.rstrip()
-            exercise.tries = tries.group(1) if tries else None
-            quiz = re.search(r'(?:^|\s)quiz(?:=(\S*))?(?:\s|$)', options)
-            if quiz and quiz.group(1) not in (None, '', 'grad', 'data'):
-                found.problems.append(
-                    (where, id, f"`quiz={quiz.group(1)}`: the quiz option is `quiz`, `quiz=grad` or `quiz=data`")
-                )
-            exercise.quiz = (quiz.group(1) or 'grad') if quiz and quiz.group(1) in (None, '', 'grad', 'data') else None
+            exercise.tries, exercise.quiz, problem = read_options(options)
+            if problem:
+                found.problems.append((where, id, problem))
         elif kind == 'hint':
             exercise.hints.append('\n'.join(line.removeprefix('#').strip() for line in code.split('\n')).strip())
         elif getattr(exercise, kind) is not None:

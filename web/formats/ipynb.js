@@ -1,5 +1,6 @@
-// Jupyter notebooks (nbformat 4) in and out: what notebook-page.js opens and saves, and embed.js makes.
-import { validPoints } from "../cell/points.js";
+// Jupyter notebooks (nbformat 4) in and out: what notebook-page.js opens and saves, and embed.js makes. A
+// run's outputs read from the page are notebook/run-outputs.js.
+import { validPoints } from "./points.js";
 
 export class BadNotebook extends Error {
   constructor(message) {
@@ -90,38 +91,6 @@ export function newNotebookText(sources, metadata = {}) {
       cell_type: "code", id: `cell-${i + 1}`, metadata: {}, source: lines(source), execution_count: null, outputs: [],
     })),
   });
-}
-
-/** Outputs in nbformat's shapes, read from one run's section of a cell's output (output-list.js's markup). */
-export function outputsOf(section) {
-  const outputs = [];
-  for (const node of section?.children ?? []) {
-    if (node.matches("pre.text.stdout, pre.text.stderr")) {
-      outputs.push({ output_type: "stream", name: node.dataset.kind, text: lines(node.textContent) });
-    } else if (node.matches("pre.text.result")) {
-      outputs.push({ output_type: "execute_result", execution_count: null, metadata: {}, data: { "text/plain": lines(node.textContent) } });
-    } else if (node.matches(".graph-card")) {
-      const svg = node.querySelector(".graph-view svg, svg");
-      if (!svg) continue;
-      const title = node.querySelector(".graph-title")?.textContent || "Graph";
-      outputs.push({
-        output_type: "display_data",
-        metadata: {},
-        data: { "image/svg+xml": lines(svg.outerHTML), "text/plain": [`<${title}, drawn by Backprop Playground>`] },
-      });
-    } else if (node.matches(".message.error")) {
-      const title = node.querySelector(".error-title")?.textContent ?? node.textContent;
-      const at = title.indexOf(": ");
-      const traceback = node.querySelector(".traceback")?.textContent ?? title;
-      outputs.push({
-        output_type: "error",
-        ename: at > 0 ? title.slice(0, at) : "Error",
-        evalue: at > 0 ? title.slice(at + 2) : title,
-        traceback: traceback.replace(/\n$/, "").split("\n"),
-      });
-    }
-  }
-  return outputs;
 }
 
 /** A Markdown cell's text with `attachment:NAME` images (pasted into Jupyter) as data: URLs. */

@@ -1,7 +1,7 @@
 // Code in a URL fragment: `#code=` + base64url of the UTF-8 text compressed with the browser's own
 // deflate (CompressionStream), and `&points=` the same way for the learner's own data. Nothing is stored on
 // a server; the fragment never reaches one.
-import { validPoints } from "../cell/points.js";
+import { validPoints } from "./points.js";
 
 const MAX_FRAGMENT = 2_000_000; // characters of base64url
 const MAX_CODE = 5_000_000; // bytes of code once decompressed
@@ -53,8 +53,9 @@ export async function decodeCode(encoded) {
   }
 }
 
-/** The fragment's options as a URLSearchParams (`#code=...&readonly`); empty when there is none. */
-export function fragmentOptions(hash = location.hash) {
+/** A URL fragment's options (`hash` as location.hash gives it, `#code=...&readonly`) as a URLSearchParams; empty when
+ * there is none. */
+export function fragmentOptions(hash) {
   return new URLSearchParams(hash.replace(/^#/, ""));
 }
 

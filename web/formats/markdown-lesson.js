@@ -1,10 +1,10 @@
 // A Markdown lesson (.md) as a notebook, as Jupytext's Markdown format reads one: the prose between code
 // blocks is a Markdown cell, each block fenced as python or playground a code cell (`# quiz` on its first
 // line: one whose graphs open in quiz mode), and a block marked `# exercise: ID` (with its `# checks:`,
-// `# hint:` and `# solution:` blocks, hosts/exercise-blocks.js) an exercise. parseLesson gives what ipynb.js's parseNotebook gives ({json, cells}), so notebook.html keeps,
-// runs and downloads a lesson as it does a notebook; savedLessonText gives the .md back with the learner's
-// edits in place and every other byte as it came.
-import { hintText, marker, markdownHint } from "../hosts/exercise-blocks.js";
+// `# hint:` and `# solution:` blocks, exercise-markers.js) an exercise. parseLesson gives what ipynb.js's
+// parseNotebook gives ({json, cells}), so notebook.html keeps, runs and downloads a lesson as it does a
+// notebook; savedLessonText gives the .md back with the learner's edits in place and every other byte as it came.
+import { ExerciseParts, marker } from "./exercise-markers.js";
 import { lines } from "./ipynb.js";
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$/;
@@ -59,7 +59,7 @@ export function parseLesson(text, name = "lesson.md") {
   const source = text.replace(/\r\n/g, "\n");
   const json = { nbformat: 4, nbformat_minor: 5, metadata: { backprop_playground: { lesson: name } }, cells: [] };
   const cells = [];
-  const exercises = new Map();
+  const parts = new ExerciseParts();
   const add = (cell, shown) => {
     json.cells.push({ id: `lesson-${json.cells.length + 1}`, ...cell });
     block.cell = json.cells.length - 1;
@@ -80,27 +80,19 @@ export function parseLesson(text, name = "lesson.md") {
         outputs: [], source: lines(found.rest) }, { type: "code", source: trimEnd(found.rest), quiz: found.quiz });
       continue;
     }
-    if (!found || (found.kind === "exercise" && exercises.get(found.id)?.entry)) {
+    const { role, exercise } = parts.add(found);
+    if (role === "cell") {
       add({ cell_type: "code", metadata: {}, execution_count: null, outputs: [], source: lines(found ? found.rest : code) },
         { type: "code", source: found ? trimEnd(found.rest) : code });
       continue;
     }
-    const part = found.kind === "exercise" ? trimEnd(found.rest) : found.kind === "hint" ? hintText(found.rest) : found.rest;
     block.marked = true;
     const metadata = { backprop_playground: { [found.kind]: found.id, marker: code.split("\n")[0] } };
-    const exercise = exercises.get(found.id) ?? { id: found.id, starter: null, checks: null, solution: null, hints: [] };
-    exercises.set(found.id, exercise);
-    if (found.kind === "hint") {
-      add({ cell_type: "markdown", metadata, source: lines(part) }, null);
-      exercise.hints.push(markdownHint(part));
-    } else if (found.kind === "exercise") {
-      Object.assign(exercise, { starter: part, tries: found.tries, quiz: found.quiz });
-      add({ cell_type: "code", metadata, execution_count: null, outputs: [], source: lines(part) }, { type: "code", source: part, exercise });
-      exercise.entry = cells.at(-1);
-    } else {
-      exercise[found.kind] ??= found.kind === "solution" ? trimEnd(part) : part;
-      add({ cell_type: "code", metadata, execution_count: null, outputs: [], source: lines(part) }, null);
-    }
+    if (found.kind === "hint") add({ cell_type: "markdown", metadata, source: lines(exercise.hints.at(-1)) }, null);
+    else if (role === "starter") {
+      const starter = { cell_type: "code", metadata, execution_count: null, outputs: [], source: lines(exercise.starter) };
+      add(starter, { type: "code", source: exercise.starter, exercise });
+    } else add({ cell_type: "code", metadata, execution_count: null, outputs: [], source: lines(found.rest) }, null);
   }
   return { json, cells, blocks, text: source };
 }

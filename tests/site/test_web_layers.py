@@ -1,0 +1,68 @@
+"""web/'s folders in layers: a module imports only from its own folder and those below it, statically or with
+import(). The order is written once, in docs/development.md ("Layers of web/"), and read from there."""
+
+import re
+
+from support import ROOT
+
+WEB = ROOT / 'web'
+LAYERS_LINE = re.compile(r'^\*\*Layers of `web/`\*\*, from the bottom: (.+)$', re.M)
+IMPORT = re.compile(r'''(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["'](\.{1,2}/[^"']+)["']''', re.M)
+PAGES = 'pages'  # the files at web/'s top: the pages' own scripts and embed.js
+
+
+def layers():
+    """The folders from the bottom up, as docs/development.md lists them."""
+    found = LAYERS_LINE.search((ROOT / 'docs' / 'development.md').read_text())
+    assert found, 'docs/development.md says nowhere "**Layers of `web/`**, from the bottom: `a` · `b` · …"'
+    return re.findall(r'`([\w-]+)/?`', found.group(1))
+
+
+def layer_of(path, web):
+    parts = path.relative_to(web).parts
+    return parts[0] if len(parts) > 1 else PAGES
+
+
+def upward_imports(web, order):
+    """(importer, imported) for each import in `web` that reaches a folder above the importer's, or one `order`
+    does not name."""
+    rank = {name: i for i, name in enumerate(order)}
+    found = []
+    for path in sorted(web.rglob('*.js')):
+        if layer_of(path, web) == 'vendor' or path.name.endswith('.bundle.js'):
+            continue
+        for target in IMPORT.findall(path.read_text()):
+            imported = (path.parent / target).resolve()
+            if not imported.is_relative_to(web.resolve()):
+                continue
+            mine, theirs = layer_of(path, web), layer_of(imported, web.resolve())
+            if mine != theirs and rank.get(theirs, len(order)) >= rank.get(mine, -1):
+                found.append((path.relative_to(web).as_posix(), imported.relative_to(web.resolve()).as_posix()))
+    return found
+
+
+def test_every_folder_of_web_has_its_layer():
+    folders = {path.name for path in WEB.iterdir() if path.is_dir() and any(path.rglob('*.js'))}
+    assert folders | {PAGES} == set(layers()) - {'vendor', 'pyodide'}  # those two the build copies in from npm
+
+
+def test_no_import_runs_up_a_layer():
+    assert upward_imports(WEB, layers()) == []
+
+
+def test_an_upward_import_is_found_however_it_is_written(tmp_path):
+    for path, text in {
+        'low/a.js': 'import { b } from "../high/b.js";\n',  # up
+        'low/c.js': 'const later = () => import("../high/b.js");\n',  # up, deferred
+        'low/d.js': 'import "../high/b.js";\n',  # up, for its effects
+        'high/b.js': 'export { a } from "../low/a.js";\n',  # down
+        'high/e.js': 'import { b } from "./b.js";\n',  # within
+        'page.js': 'import { b } from "./high/b.js";\n',  # down, from the pages
+    }.items():
+        (tmp_path / path).parent.mkdir(exist_ok=True)
+        (tmp_path / path).write_text(text)
+    assert upward_imports(tmp_path, ['low', 'high', PAGES]) == [
+        ('low/a.js', 'high/b.js'),
+        ('low/c.js', 'high/b.js'),
+        ('low/d.js', 'high/b.js'),
+    ]
