@@ -7,7 +7,10 @@ from support import ROOT
 
 WEB = ROOT / 'web'
 LAYERS_LINE = re.compile(r'^\*\*Layers of `web/`\*\*, from the bottom: (.+)$', re.M)
-IMPORT = re.compile(r'''(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["'](\.{1,2}/[^"']+)["']''', re.M)
+# A module named by import/export … from "…", import("…"), import "…" or a worker's new URL("….js", import.meta.url)
+IMPORT = re.compile(
+    r'''(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*|\bnew\s+URL\(\s*)["'`](\.{1,2}/[^"'`]+\.m?js)["'`]''', re.M
+)
 PAGES = 'pages'  # the files at web/'s top: the pages' own scripts and embed.js
 
 
@@ -55,6 +58,7 @@ def test_an_upward_import_is_found_however_it_is_written(tmp_path):
         'low/a.js': 'import { b } from "../high/b.js";\n',  # up
         'low/c.js': 'const later = () => import("../high/b.js");\n',  # up, deferred
         'low/d.js': 'import "../high/b.js";\n',  # up, for its effects
+        'low/f.js': 'new Worker(new URL("../high/b.js", import.meta.url), { type: "module" });\n',  # up, a worker
         'high/b.js': 'export { a } from "../low/a.js";\n',  # down
         'high/e.js': 'import { b } from "./b.js";\n',  # within
         'page.js': 'import { b } from "./high/b.js";\n',  # down, from the pages
@@ -65,4 +69,5 @@ def test_an_upward_import_is_found_however_it_is_written(tmp_path):
         ('low/a.js', 'high/b.js'),
         ('low/c.js', 'high/b.js'),
         ('low/d.js', 'high/b.js'),
+        ('low/f.js', 'high/b.js'),
     ]

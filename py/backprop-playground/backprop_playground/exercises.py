@@ -17,7 +17,8 @@ MARKER = re.compile(r'^#\s*(exercise|checks|hint|solution):\s*([\w.:-]{1,200})\s
 QUIZ_MARKER = re.compile(r'^#\s*quiz(?:\s*:\s*(.*?))?\s*$')
 QUIZ_OPTION = re.compile(r'^(grad|data)?\s*:?\s*([\w.\s,*+-]*)$')
 TRIES = re.compile(r'(?:^|\s)tries=(never|\d+)(?:\s|$)')
-QUIZ = re.compile(r'(?:^|\s)quiz(?:=(\S*))?(?:\s|$)')
+QUIZ = re.compile(r'(?:^|\s)quiz(?:=(grad|data))?(?:\s|$)')  # the first that reads, as the page takes it
+BAD_QUIZ = re.compile(r'(?:^|\s)quiz=(?!(?:grad|data)(?:\s|$))(\S*)')
 FENCE = re.compile(r'^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)')
 LANGUAGES = {'python', 'playground'}
 
@@ -66,13 +67,9 @@ def read_marker(line):
 
 def read_options(options):
     """A starter's options ('tries=3 quiz=data'): (tries, quiz, what is wrong with them or None)."""
-    tries = TRIES.search(options)
-    quiz = QUIZ.search(options)
-    problem = None
-    if quiz and quiz.group(1) not in (None, 'grad', 'data'):
-        problem = f"`quiz={quiz.group(1)}`: the quiz option is `quiz`, `quiz=grad` or `quiz=data`"
-    quizzed = (quiz.group(1) or 'grad') if quiz and not problem else None
-    return (tries.group(1) if tries else None), quizzed, problem
+    tries, quiz, bad = TRIES.search(options), QUIZ.search(options), BAD_QUIZ.search(options)
+    problem = f"`quiz={bad.group(1)}`: the quiz option is `quiz`, `quiz=grad` or `quiz=data`" if bad else None
+    return (tries.group(1) if tries else None), ((quiz.group(1) or 'grad') if quiz else None), problem
 
 
 @dataclass
