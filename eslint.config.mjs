@@ -23,7 +23,7 @@ export default [
     languageOptions: {
       globals: {
         ...globals.serviceworker,
-        // esbuild's --define puts the policies in (build/service_worker.py).
+        // esbuild's --define puts the policies in (backprop_playground/steps/service_worker.py).
         CONTENT_SECURITY_POLICY: "readonly",
         NOTEBOOK_CONTENT_SECURITY_POLICY: "readonly",
       },

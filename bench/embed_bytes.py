@@ -30,8 +30,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from backprop_playground.build.package import lay_out
 from backprop_playground.paths import DIST, ROOT
+from backprop_playground.steps.package import lay_out
 from harness import LAUNCH, TIMEOUT, serve, set_code
 
 sys.path.insert(0, str(ROOT / 'tests'))

@@ -14,8 +14,8 @@ from support import suite_clock
 
 suite_clock.install()  # before the helpers below are imported: they are timed where they start things
 
-from backprop_playground.build import build  # noqa: E402
 from backprop_playground.paths import DIST  # noqa: E402
+from backprop_playground.steps import build  # noqa: E402
 from support import CALL_FAILED, LAN_HOST, ROOT, block_the_network, files_of  # noqa: E402
 from support.assignment import make_course  # noqa: E402
 from support.cdn import CDN, installed, installed_package  # noqa: E402

@@ -12,9 +12,9 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from backprop_playground.build import compress, service_worker
-from backprop_playground.build.archive import zip_site
-from backprop_playground.build.output import Output
+from backprop_playground.steps import compress, service_worker
+from backprop_playground.steps.archive import zip_site
+from backprop_playground.steps.output import Output
 from support import SERVICE_WORKER, STARTUP_TIMEOUT_MS
 from support.pages import open_playground, run, type_program
 from support.servers import in_a_thread, serving

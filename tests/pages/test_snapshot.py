@@ -1,4 +1,4 @@
-"""Python starts from the build's memory snapshot (backprop_playground/build/snapshot.py), and boots as usual without it."""
+"""Python starts from the build's memory snapshot (backprop_playground/steps/snapshot.py), and boots as usual without it."""
 
 import json
 import os
@@ -7,7 +7,7 @@ import shutil
 import pytest
 from playwright.sync_api import expect
 
-from backprop_playground.build.snapshot import SNAPSHOT
+from backprop_playground.steps.snapshot import SNAPSHOT
 from support.pages import open_playground, run, type_program
 from support.servers import serving, stop
 

@@ -11,8 +11,8 @@ import urllib.request
 
 import pytest
 
-from backprop_playground.build.compress import compress
 from backprop_playground.policy import CONTENT_SECURITY_POLICY, NOTEBOOK_POLICY
+from backprop_playground.steps.compress import compress
 from support.servers import serving, stop
 
 WASM = bytes(range(256)) * 2000  # 512 KB that compress as a runtime's wasm does, well

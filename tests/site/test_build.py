@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from backprop_playground import paths
-from backprop_playground.build import build, compress, kept, made, packed, pyodide, snapshot
+from backprop_playground.steps import build, compress, kept, made, packed, pyodide, snapshot
 from support import ROOT, files_of
 
 

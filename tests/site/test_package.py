@@ -4,7 +4,7 @@ the tarball: what it holds, within jsDelivr's limits, and what it says of itself
 import json
 import re
 
-from backprop_playground.build.archive import version
+from backprop_playground.steps.archive import version
 from support.cdn import MAX_FILE
 
 IMPORT = re.compile(r'''(?:\bimport|\bfrom)\s*(?:\(\s*)?["'](\.{1,2}/[^"']+)["']''')

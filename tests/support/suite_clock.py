@@ -78,7 +78,7 @@ def install():
     from playwright.sync_api import Browser, BrowserType, Page
     from selenium.webdriver.remote.webdriver import WebDriver
 
-    import backprop_playground.build as build_package
+    import backprop_playground.steps as build_package
 
     from . import drivers, pages, servers
 

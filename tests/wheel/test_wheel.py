@@ -14,7 +14,7 @@ import venv
 import pytest
 from playwright.sync_api import expect
 
-from backprop_playground.build.archive import version
+from backprop_playground.steps.archive import version
 from support import ROOT
 from support.pages import check, exercise
 from support.servers import NAME, join, static_origin

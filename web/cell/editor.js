@@ -1,5 +1,5 @@
 // The code editor: CodeMirror 6 with Python, Ctrl/Cmd+Enter to run, and a mark on the failing line.
-// The build (backprop_playground/build/bundles.py) bundles this file with esbuild into editor.bundle.js.
+// The build (backprop_playground/steps/bundles.py) bundles this file with esbuild into editor.bundle.js.
 import { EditorView, basicSetup } from "codemirror";
 import { python } from "@codemirror/lang-python";
 import { defaultHighlightStyle, HighlightStyle, indentUnit, syntaxHighlighting } from "@codemirror/language";

@@ -1,5 +1,5 @@
 // The service worker: the whole site offline after one visit, and cross-origin isolation on any host.
-// The build (backprop_playground/build/service_worker.py) bundles this file with Workbox's precaching and
+// The build (backprop_playground/steps/service_worker.py) bundles this file with Workbox's precaching and
 // injects the manifest (every file of the build, with its revision and a SHA-384 integrity) in place of
 // self.__WB_MANIFEST.
 //  - Precache: a new build installs its whole set beside the old one; the page offers a reload, and

@@ -1,2 +1,2 @@
-// Observable Plot, bundled by the build (backprop_playground/build/bundles.py) into plot.bundle.js, loaded the first time a program draws a chart.
+// Observable Plot, bundled by the build (backprop_playground/steps/bundles.py) into plot.bundle.js, loaded the first time a program draws a chart.
 export * from "@observablehq/plot";

@@ -101,7 +101,7 @@ def main(argv=None, prog=None):
     elif args.files and args.command != 'export':
         parser.error(f"{args.command} takes no files")
     if paths.in_checkout():
-        from .build import build
+        from .steps import build
 
         build(full=args.full)
     elif args.command not in ('serve', 'export'):
@@ -117,19 +117,19 @@ def main(argv=None, prog=None):
         except ValueError as error:
             sys.exit(f"backprop-playground: export: {error}")
     if args.command == 'zip':
-        from .build.archive import zip_site
+        from .steps.archive import zip_site
 
         print(zip_site())
     elif args.command == 'wheel':
-        from .build.archive import wheel
+        from .steps.archive import wheel
 
         print(wheel())
     elif args.command == 'package':
-        from .build.package import package
+        from .steps.package import package
 
         print(package())
     elif args.command == 'docs':
-        from .build.docs import build_docs
+        from .steps.docs import build_docs
 
         print(build_docs())
     elif args.command == 'serve':

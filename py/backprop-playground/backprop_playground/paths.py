@@ -34,5 +34,5 @@ def machine_cache():
 
 
 def build_cache():
-    """Where builds keep what their steps made, by a hash of what it was made from (build/kept.py)."""
+    """Where builds keep what their steps made, by a hash of what it was made from (steps/kept.py)."""
     return machine_cache() / 'build'
