@@ -46,7 +46,7 @@ export function marker(code) {
 }
 
 /** A hint's Markdown: the block's lines, each without its leading "# " (or "#"). */
-export const hintText = (rest) => rest.split("\n").map((line) => line.replace(/^#\s?/, "")).join("\n").trim();
+const hintText = (rest) => rest.split("\n").map((line) => line.replace(/^#\s?/, "")).join("\n").trim();
 
 /**
  * The exercises of a page's or a lesson's blocks, gathered in order: add() takes each block's marker() (or
