@@ -178,6 +178,7 @@ def browser_type_launch_args(browser_type_launch_args):
         '--no-first-run',
         f'--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1',
         *chromium_proxy_args(),  # every request that leaves this machine is refused (support/guard.py)
+        '--js-flags=--liftoff-only',  # WebAssembly's first tier only (docs/development.md, "First tier")
     ]
     if os.path.exists(DEBIAN_CHROMIUM):
         return {**browser_type_launch_args, 'executable_path': DEBIAN_CHROMIUM, 'args': args}
