@@ -12,8 +12,11 @@ from playwright.sync_api import expect
 import support.assignment as assignment
 from support import LAN_HOST, STARTUP_TIMEOUT_MS
 from support.course import EXERCISES
-from support.pages import cells, check, exercise, set_code
+from support.pages import cells, check, exercise, on_the_clock, set_code
 from support.servers import NAME, RoomServer, board_cell, join
+
+BEAT_MS = 5000  # a joined page tells the server it is there (web/room/connection.js)
+POLL_MS = 2000  # the teacher's board polls (web/hosts/teacher-board.js)
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -26,6 +29,7 @@ def room(tmp_path, request):
 
 
 def test_a_learner_joins_fails_then_passes_and_the_board_shows_it_live(page, context, room):
+    page.clock.install()  # the board's polls come when the test moves the clock on
     join(page, room.url)
     board = context.new_page()
     board.goto(f"{room.url}teacher.html#token={room.room.token}")
@@ -34,12 +38,12 @@ def test_a_learner_joins_fails_then_passes_and_the_board_shows_it_live(page, con
     box = exercise(page, 'mul-returns-value')
     check(box, 'failed')
     cell = board_cell(board, 'mul-returns-value')
-    expect(cell).to_have_attribute('data-state', 'failed', timeout=10_000)
+    on_the_clock(board, POLL_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'failed', timeout=ms))
     expect(cell).to_have_attribute('data-attempts', '1')
 
     set_code(box, EXERCISES['mul-returns-value']['solution'] + '\n# <script>alert(1)</script>')
     check(box, 'passed')
-    expect(cell).to_have_attribute('data-state', 'passed', timeout=10_000)
+    on_the_clock(board, POLL_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'passed', timeout=ms))
     expect(cell).to_have_attribute('data-attempts', '2')
     expect(board_cell(board, 'mul-records-graph')).to_have_count(0)  # nobody has tried it yet
 
@@ -75,6 +79,7 @@ def test_without_the_token_the_board_shows_no_learner(page, room):
 
 
 def test_a_result_made_while_the_server_is_stopped_reaches_the_board_after_a_restart(page, context, room):
+    page.clock.install()  # the heartbeat and the board's polls come when the test moves the clock on
     join(page, room.url)
     box = exercise(page, 'mul-returns-value')
     check(box, 'failed')  # Python is in the page now: it goes on without the server
@@ -86,9 +91,9 @@ def test_a_result_made_while_the_server_is_stopped_reaches_the_board_after_a_res
     check(box, 'passed')
     page.wait_for_timeout(500)  # it tried, and failed, to send it
     room.start()
-    # Resent within 15 s of the restart, with no reload and no click; the board polls on its own.
+    # Resent at the next heartbeat after the restart, with no reload and no click; the board polls on its own.
     cell = board_cell(board, 'mul-returns-value')
-    expect(cell).to_have_attribute('data-state', 'passed', timeout=25_000)
+    on_the_clock(page, BEAT_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'passed', timeout=ms), 25_000)
     expect(cell).to_have_attribute('data-attempts', '2')
 
 

@@ -13,11 +13,13 @@ from playwright.sync_api import expect
 import support.assignment as assignment
 from support import LAN_HOST, STARTUP_TIMEOUT_MS, block_the_network
 from support.assignment import autograde, make_course, nbgrader, source_notebook
-from support.pages import cells, saved, set_code
+from support.pages import cells, on_the_clock, saved, set_code
 from support.servers import RoomServer
 
 pytestmark = pytest.mark.usefixtures('site')
 FILE = 'assignment.ipynb'
+BEAT_MS = 5000  # a joined page tells the server it is there (web/room/connection.js)
+POLL_MS = 10_000  # room.html looks at the handouts again (web/hosts/room-page.js)
 
 
 @pytest.fixture(scope='module')
@@ -123,6 +125,7 @@ def test_two_learners_hand_in_nbgrader_grades_it_where_it_landed_and_each_sees_t
 def test_a_hand_in_waits_while_the_server_is_away_and_the_board_shows_it(page, context, room, course):
     (course / 'release' / 'lesson').mkdir()
     (course / 'release' / 'lesson' / 'intro.md').write_text('# Intro\n\n```python\nx = 1\nprint(x)\n```\n')
+    page.clock.install()  # the heartbeat comes when the test moves the clock on
     join_room(page, room, 'Ada')
     expect(handout(page, 'lesson', 'intro.md')).to_have_attribute('data-state', 'new', timeout=STARTUP_TIMEOUT_MS)
     handout(page, 'lesson', 'intro.md').get_by_test_id('handout-open').click()
@@ -145,7 +148,9 @@ def test_a_hand_in_waits_while_the_server_is_away_and_the_board_shows_it(page, c
     assert page.get_by_test_id('network-notice').is_visible()
     assert not (course / 'submitted').exists()
     room.start()
-    expect(status).to_have_attribute('data-state', 'handed-in', timeout=30_000)
+    on_the_clock(
+        page, BEAT_MS, lambda ms: expect(status).to_have_attribute('data-state', 'handed-in', timeout=ms), 30_000
+    )
     handed = json.loads((course / 'submitted' / 'ada' / 'lesson' / 'intro.ipynb').read_text())
     assert ''.join(handed['cells'][1]['source']) == 'x = 2\nprint(x)'
 
@@ -184,6 +189,7 @@ def test_a_waiting_hand_in_that_the_server_then_refuses_is_said_on_the_rooms_pag
     lesson = course / 'release' / 'lesson'
     lesson.mkdir()
     (lesson / 'intro.md').write_text('# Intro\n\n```python\nx = 1\nprint(x)\n```\n')
+    page.clock.install()  # room.html's next look at the handouts comes when the test moves the clock on
     join_room(page, room, 'Ada')
     handout(page, 'lesson', 'intro.md').get_by_test_id('handout-open').click()
     expect(cells(page)).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)
@@ -209,7 +215,7 @@ def test_a_waiting_hand_in_that_the_server_then_refuses_is_said_on_the_rooms_pag
     # Handed out again, the lesson's line says so, until a hand-in of it is taken.
     (lesson / 'intro.md').write_text('# Intro\n\n```python\nx = 1\nprint(x)\n```\n')
     item = handout(again, 'lesson', 'intro.md')
-    expect(item).to_have_attribute('data-state', 'refused', timeout=30_000)
+    on_the_clock(again, POLL_MS, lambda ms: expect(item).to_have_attribute('data-state', 'refused', timeout=ms), 30_000)
     expect(item).to_contain_text('Not handed in: lesson/intro.md was not handed out in this room')
     expect(message).not_to_contain_text('Not handed in')
     item.get_by_test_id('handout-open').click()

@@ -74,6 +74,7 @@ LEAVINGS = {
     'a listener on the page': lambda page: page.on('dialog', lambda dialog: dialog.dismiss()),
     'a script for every page': lambda page: page.context.add_init_script('window.left = true'),
     'a default timeout': lambda page: page.set_default_timeout(1000),
+    "Playwright's clock": lambda page: page.clock.install(),
 }
 
 

@@ -34,6 +34,21 @@ def seen_requests(target):
         target.remove_listener('request', saw)
 
 
+def on_the_clock(page, step_ms, assertion, within_ms=15_000):
+    """`assertion(timeout)` once the clock the test installed (`page.clock.install()`) has moved on by
+    `step_ms`, which runs at once the page's timers that fell due (a poll, a heartbeat, a request's time running
+    out); again after each further step until it holds, for about `within_ms` in all. A timer set while a step
+    ran waits for the next step, as it would have waited for the time."""
+    steps = max(1, within_ms // 500)
+    for step in range(steps):
+        page.clock.fast_forward(step_ms)
+        try:
+            return assertion(500)
+        except AssertionError:
+            if step == steps - 1:
+                raise
+
+
 # The main page (index.html): one cell bound to the page's markup.
 
 

@@ -9,6 +9,7 @@ with the page's Clear button. A page whose test failed, or that left something, 
 gets a new one.
 """
 
+from operator import attrgetter
 from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
@@ -211,6 +212,8 @@ LASTING = {
         'route_from_har',
         'route_web_socket',
     ],
+    # Playwright's clock, once installed, stays for the context's life (each of these installs it).
+    'context.clock': ['install', 'fast_forward', 'pause_at', 'resume', 'run_for', 'set_fixed_time', 'set_system_time'],
 }
 BLANK_TIMEOUT_MS = 10_000
 
@@ -240,7 +243,7 @@ class SharedTab(Lent):
             self.context.on('request', lambda request: self.origins.add(origin_of(request.url)))
             self.cdp = self.context.new_cdp_session(self.page)
             for owner, names in LASTING.items():
-                target = getattr(self, owner)
+                target = attrgetter(owner)(self)
                 for name in names:
                     setattr(target, name, self.spoiling(getattr(target, name)))
             self.contexts += 1
