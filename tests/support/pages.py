@@ -38,7 +38,8 @@ def on_the_clock(page, step_ms, assertion, within_ms=15_000):
     """`assertion(timeout)` once the clock the test installed (`page.clock.install()`) has moved on by
     `step_ms`, which runs at once the page's timers that fell due (a poll, a heartbeat, a request's time running
     out); again after each further step until it holds, for about `within_ms` in all. A timer set while a step
-    ran waits for the next step, as it would have waited for the time."""
+    ran waits for the next step, as it would have waited for the time. The installed clock's `performance` keeps
+    no marks: a test that reads the page's marks cannot use it."""
     steps = max(1, within_ms // 500)
     for step in range(steps):
         page.clock.fast_forward(step_ms)
