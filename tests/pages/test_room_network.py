@@ -131,7 +131,9 @@ def test_a_first_visit_on_a_lan_name_sends_at_most_10_mb(page, tmp_path):
         check(exercise(page, 'mul-returns-value'), 'failed')
         # Counted until quiet: the graph worker's warm-up and the standby Python (once no run went on for 1 s) come later.
         # With the tests' route set, Chromium keeps no HTTP cache, as an incognito window keeps almost none:
-        # the standby starts from the page's copy of the runtime, or it would fetch it again.
+        # the standby starts from the page's copy of the runtime, or it would fetch it again. The standby fetches
+        # nothing, so the quiet starts once it is ready (seen with three workers: quiet 4 s while it still started).
+        wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", STARTUP_TIMEOUT_MS)
         sent, since = sum(room.server.sent.values()), time.monotonic()
         while time.monotonic() - since < 4:
             page.wait_for_timeout(250)
