@@ -38,12 +38,16 @@ def test_a_learner_joins_fails_then_passes_and_the_board_shows_it_live(page, con
     box = exercise(page, 'mul-returns-value')
     check(box, 'failed')
     cell = board_cell(board, 'mul-returns-value')
-    on_the_clock(board, POLL_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'failed', timeout=ms))
+    on_the_clock(
+        board, POLL_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'failed', timeout=ms), 2 * POLL_MS
+    )
     expect(cell).to_have_attribute('data-attempts', '1')
 
     set_code(box, EXERCISES['mul-returns-value']['solution'] + '\n# <script>alert(1)</script>')
     check(box, 'passed')
-    on_the_clock(board, POLL_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'passed', timeout=ms))
+    on_the_clock(
+        board, POLL_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'passed', timeout=ms), 2 * POLL_MS
+    )
     expect(cell).to_have_attribute('data-attempts', '2')
     expect(board_cell(board, 'mul-records-graph')).to_have_count(0)  # nobody has tried it yet
 
@@ -93,7 +97,8 @@ def test_a_result_made_while_the_server_is_stopped_reaches_the_board_after_a_res
     room.start()
     # Resent at the next heartbeat after the restart, with no reload and no click; the board polls on its own.
     cell = board_cell(board, 'mul-returns-value')
-    on_the_clock(page, BEAT_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'passed', timeout=ms), 25_000)
+    resent = BEAT_MS + 2 * POLL_MS  # the next heartbeat sends it, a poll of the board shows it
+    on_the_clock(page, POLL_MS, lambda ms: expect(cell).to_have_attribute('data-state', 'passed', timeout=ms), resent)
     expect(cell).to_have_attribute('data-attempts', '2')
 
 

@@ -149,7 +149,7 @@ def test_a_hand_in_waits_while_the_server_is_away_and_the_board_shows_it(page, c
     assert not (course / 'submitted').exists()
     room.start()
     on_the_clock(
-        page, BEAT_MS, lambda ms: expect(status).to_have_attribute('data-state', 'handed-in', timeout=ms), 30_000
+        page, BEAT_MS, lambda ms: expect(status).to_have_attribute('data-state', 'handed-in', timeout=ms), BEAT_MS
     )
     handed = json.loads((course / 'submitted' / 'ada' / 'lesson' / 'intro.ipynb').read_text())
     assert ''.join(handed['cells'][1]['source']) == 'x = 2\nprint(x)'
@@ -215,7 +215,9 @@ def test_a_waiting_hand_in_that_the_server_then_refuses_is_said_on_the_rooms_pag
     # Handed out again, the lesson's line says so, until a hand-in of it is taken.
     (lesson / 'intro.md').write_text('# Intro\n\n```python\nx = 1\nprint(x)\n```\n')
     item = handout(again, 'lesson', 'intro.md')
-    on_the_clock(again, POLL_MS, lambda ms: expect(item).to_have_attribute('data-state', 'refused', timeout=ms), 30_000)
+    on_the_clock(
+        again, POLL_MS, lambda ms: expect(item).to_have_attribute('data-state', 'refused', timeout=ms), POLL_MS
+    )
     expect(item).to_contain_text('Not handed in: lesson/intro.md was not handed out in this room')
     expect(message).not_to_contain_text('Not handed in')
     item.get_by_test_id('handout-open').click()
