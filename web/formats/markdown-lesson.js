@@ -55,8 +55,8 @@ const trimEnd = (code) => code.replace(/\s+$/, "");
  * description); checks, hints and solutions are in `json` only.
  */
 export function parseLesson(text, name = "lesson.md") {
-  const blocks = blocksOf(text.replace(/\r\n/g, "\n"));
   const source = text.replace(/\r\n/g, "\n");
+  const blocks = blocksOf(source);
   const json = { nbformat: 4, nbformat_minor: 5, metadata: { backprop_playground: { lesson: name } }, cells: [] };
   const cells = [];
   const parts = new ExerciseParts();
