@@ -12,6 +12,8 @@
                                       its path is the last line
     export DIR                        write the static site into DIR, for any host (from the wheel: no Node)
     docs                              build, then the documentation site into dist/docs/ (needs MkDocs)
+    messages                          write locales/backprop-playground.pot from the sources, and bring each
+                                      locales/*.po up to date with it (msgmerge; docs/translating.md)
     check PATH…                       check the exercises of Markdown, notebook or HTML files: every solution must
                                       pass its checks and every starter fail them (nothing is built)
 
@@ -28,7 +30,7 @@ from . import paths
 from .classroom.network import NOTES, lan_address, mode_of, policy_lines
 from .server import make_server
 
-COMMANDS = ['build', 'serve', 'zip', 'wheel', 'package', 'export', 'docs', 'check']
+COMMANDS = ['build', 'serve', 'zip', 'wheel', 'package', 'export', 'docs', 'check', 'messages']
 
 
 def main(argv=None, prog=None):
@@ -96,6 +98,10 @@ def main(argv=None, prog=None):
         from .check import main as check
 
         sys.exit(check(args.files))
+    if args.command == 'messages':
+        from .catalogues.update import update
+
+        sys.exit(update())
     if args.command == 'export' and len(args.files) != 1:
         parser.error("export takes one folder: export DIR")
     elif args.files and args.command != 'export':

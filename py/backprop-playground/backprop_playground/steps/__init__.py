@@ -1,6 +1,7 @@
 """Builds the static site in dist/, a step a module, in the order build() runs them:
 
     web.py             web/ (pages with the CSP <meta>) and the vendored libraries
+    catalogues.py      locales/'s catalogues as the page reads them (JSON), and the pseudo-locale en-XA
     pyodide.py         the Python runtime, the micropip wheel, the standard library stored
     wheels.py          scalargrad, the page's runtime and graphviz, for the page's Python
     snapshot.py        the memory snapshot (snapshot.mjs, under Node)
@@ -26,7 +27,7 @@ except ImportError:  # Windows: builds are not locked against each other
     fcntl = None
 
 from ..paths import CACHE, DIST, ROOT
-from . import bundles, compress, docs, kept, packed, pyodide, service_worker, snapshot, web, wheels
+from . import bundles, catalogues, compress, docs, kept, packed, pyodide, service_worker, snapshot, web, wheels
 from .output import Output
 from .tools import install_npm_packages
 
@@ -51,6 +52,7 @@ def build_unlocked(full, dist):
     dist.mkdir(exist_ok=True)
     out = Output(dist)
     web.copy_web(out, bundled={*bundles.SOURCES, service_worker.SOURCE})
+    catalogues.write_catalogues(out)
     python_version, micropip = pyodide.copy_runtime(out)
     names = wheels.build_wheels(out)
     memory = snapshot.make_snapshot(out, names)

@@ -1,0 +1,39 @@
+"""A language's catalogue as the page reads it, dist/locales/LOCALE.json: {"locale", "messages": {English: text}},
+with only the entries translated and not marked fuzzy (the page shows English for the others). And the
+pseudo-locale en-XA, made from the template: every message wrapped in ⟪ ⟫, its letters accented and every
+second one doubled (about a third longer in all), so that a string shown without it stands out (docs/translating.md)."""
+
+import re
+
+from . import po
+
+ACCENTED = dict(zip('aeiouycnAEIOUYCN', 'áéíóúýçñÁÉÍÓÚÝÇÑ'))
+# Left as they are: a {placeholder} and the <code>…</code> that a page's message keeps.
+KEPT = re.compile(r'(\{\w+\}|<code>.*?</code>)')
+
+
+def catalogue(locale, text):
+    _, entries = po.read(text)
+    return {
+        'locale': locale,
+        'messages': {e.msgid: e.msgstr for e in entries if e.msgstr and 'fuzzy' not in e.flags},
+    }
+
+
+def pseudo(text):
+    parts = KEPT.split(text)
+    for i in range(0, len(parts), 2):  # the parts between the kept ones
+        letters = 0
+        out = []
+        for char in parts[i]:
+            out.append(ACCENTED.get(char, char))
+            if char.isalpha():
+                letters += 1
+                if letters % 2 == 0:
+                    out.append(ACCENTED.get(char, char))
+        parts[i] = ''.join(out)
+    return f"⟪{''.join(parts)}⟫"
+
+
+def pseudo_catalogue(entries):
+    return {'locale': 'en-XA', 'messages': {e.msgid: pseudo(e.msgid) for e in entries}}

@@ -1,0 +1,141 @@
+"""Every message of the product, found in its sources: the template that each language's catalogue translates
+(locales/backprop-playground.pot, written by `python build.py messages`).
+
+- web/'s pages that load web/dom/translate-page.js (PAGES: the others are not translated yet): each element's text where it has no element inside (a button's label, an option, a heading),
+  an element marked `data-i18n` as one message with its <code> kept, and the title, aria-label, placeholder
+  and alt attributes, with a page's description. Not inside script, style, pre, code, textarea or svg, nor
+  under translate="no" (HTML's own way of saying so). web/dom/translate-page.js reads a page the same way.
+- web/'s modules: the first argument of each call of t() (web/i18n/messages.js), a string literal.
+- The page's Python runtime: the first argument of each _("…"), a string constant.
+"""
+
+import ast
+import re
+from html.parser import HTMLParser
+
+from ..paths import PY, ROOT, WEB
+from .po import Entry
+
+TEMPLATE = ROOT / 'locales' / 'backprop-playground.pot'
+PAGES = ['index.html']  # grows page by page until every page's words come from the catalogue (issue 45)
+HEADER = {
+    'Project-Id-Version': 'Backprop Playground',
+    'MIME-Version': '1.0',
+    'Content-Type': 'text/plain; charset=UTF-8',
+    'Content-Transfer-Encoding': '8bit',
+}
+SKIPPED = {'script', 'style', 'pre', 'code', 'textarea', 'svg'}
+VOID = {'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'}
+ATTRIBUTES = ('title', 'aria-label', 'placeholder', 'alt')
+LETTER = re.compile(r'[^\W\d_]')
+PLACEHOLDER = re.compile(r'\{(\w+)\}')
+STRING = r'''("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')'''
+CALL = re.compile(r'(?<![\w.$])t\(\s*' + STRING)
+CALL_WITHOUT_LITERAL = re.compile(r'''(?<![\w.$])(?<!function )t\((?!\s*["')])''')
+
+
+def collapsed(text):
+    return ' '.join(text.split())
+
+
+def is_message(text):
+    return bool(LETTER.search(text))
+
+
+class PageMessages(HTMLParser):
+    """The messages of one page, in document order."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.found = []
+        self.stack = []  # [tag, skipped, has an element inside, parts (text, or <code>…</code> in data-i18n)]
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        parent = self.stack[-1] if self.stack else None
+        skipped = bool(parent and parent['skipped']) or tag in SKIPPED or attrs.get('translate') == 'no'
+        inline_code = bool(parent and parent['i18n'] and tag == 'code')
+        if parent and not inline_code:
+            parent['elements'] = True
+        if not skipped or inline_code:
+            for name in ATTRIBUTES:
+                if is_message(attrs.get(name) or ''):
+                    self.found.append(collapsed(attrs[name]))
+            if tag == 'meta' and attrs.get('name') == 'description' and is_message(attrs.get('content') or ''):
+                self.found.append(collapsed(attrs['content']))
+        if tag in VOID:
+            return
+        frame = {'tag': tag, 'skipped': skipped, 'i18n': 'data-i18n' in attrs, 'elements': False, 'parts': []}
+        frame['code'] = inline_code
+        self.stack.append(frame)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.handle_endtag(tag)
+
+    def handle_data(self, data):
+        if self.stack:
+            self.stack[-1]['parts'].append(data)
+
+    def handle_endtag(self, tag):
+        if tag in VOID or not self.stack:
+            return
+        frame = self.stack.pop()
+        text = ''.join(frame['parts'])
+        if frame['code']:
+            self.stack[-1]['parts'].append(f"<code>{text}</code>")
+        elif not frame['skipped'] and (frame['i18n'] or not frame['elements']) and is_message(text):
+            self.found.append(collapsed(text))
+
+
+def page_messages(text):
+    parser = PageMessages()
+    parser.feed(text)
+    parser.close()
+    return parser.found
+
+
+def module_messages(text, name):
+    if CALL_WITHOUT_LITERAL.search(text):
+        raise ValueError(f"{name}: t() takes its English text as a string literal, so that it can be found here")
+    return [ast.literal_eval(literal) for literal in CALL.findall(text)]
+
+
+def python_messages(text):
+    return [
+        node.args[0].value
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == '_'
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ]
+
+
+def sources():
+    """(path shown, messages) for each source file that has any, in a stable order."""
+    for name in PAGES:
+        path = WEB / name
+        yield path, page_messages(path.read_text(encoding='utf-8'))
+    for path in sorted(WEB.rglob('*.js')):
+        if not path.name.endswith('.bundle.js'):
+            yield path, module_messages(path.read_text(encoding='utf-8'), path.relative_to(ROOT))
+    for path in sorted((PY / 'playground-runtime' / 'playground_runtime').rglob('*.py')):
+        yield path, python_messages(path.read_text(encoding='utf-8'))
+
+
+def template_entries():
+    """Each message once, in order of first use, with the files that use it."""
+    entries = {}
+    for path, messages in sources():
+        where = path.relative_to(ROOT).as_posix()
+        for message in messages:
+            entry = entries.setdefault(message, Entry(message))
+            if where not in entry.references:
+                entry.references.append(where)
+            if PLACEHOLDER.search(message):
+                entry.flags.add('python-brace-format')
+    return list(entries.values())

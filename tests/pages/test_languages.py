@@ -1,0 +1,72 @@
+"""The main page in the reader's language (issue 45, docs/translating.md): ?locale= chooses a catalogue, the
+page's own words come from it with their <code> kept and <html lang> set, the pseudo-locale marks every one, and
+a page without a language it has stays English, byte for byte."""
+
+import pytest
+from playwright.sync_api import expect
+
+from backprop_playground.catalogues import compiled, po
+from backprop_playground.catalogues.extract import TEMPLATE
+from support.pages import graphs, open_playground, run
+
+pytestmark = pytest.mark.usefixtures('site')
+
+# Every text, title, aria-label, placeholder and alt of the page, and its description, whitespace collapsed.
+PAGE_WORDS = """() => {
+  const words = (text) => text.split(/\\s+/).filter(Boolean).join(" ");
+  const found = [document.title, document.querySelector('meta[name=description]').content];
+  for (const element of document.querySelectorAll("body *")) {
+    if (element.children.length === 0 || element.hasAttribute("data-i18n")) found.push(element.textContent);
+    for (const name of ["title", "aria-label", "placeholder", "alt"]) found.push(element.getAttribute(name) ?? "");
+  }
+  return found.map(words).filter(Boolean);
+}"""
+
+
+# The status line's first words, which the page's status replaces once Python is ready (not from the catalogue yet).
+REPLACED = {'Loading…'}
+
+
+def index_messages():
+    entries = po.read(TEMPLATE.read_text(encoding='utf-8'))[1]
+    return [e.msgid for e in entries if 'web/index.html' in e.references and e.msgid not in REPLACED]
+
+
+def hint_words(page):
+    return ' '.join(page.locator('.hint').evaluate('(hint) => hint.textContent').split())
+
+
+def test_the_main_page_in_french_runs_with_its_own_words_from_the_catalogue(page, site_url):
+    open_playground(page, site_url + '?locale=fr')
+    expect(page.locator('html')).to_have_attribute('lang', 'fr')
+    run_button = page.get_by_test_id('run')
+    expect(run_button).to_have_text('▶ Exécuter')
+    expect(run_button).to_have_attribute('title', 'Exécuter (Ctrl+Entrée)')
+    expect(page.get_by_test_id('clear')).to_have_text('Effacer')
+    expect(page.get_by_test_id('output')).to_have_attribute('aria-label', 'Sorties affichées et graphes')
+    expect(page).to_have_title('Backprop Playground')
+    # One message with its code kept as code, in the translation's word order
+    assert hint_words(page).startswith('Ctrl+Entrée exécute · draw_dot(v) dessine un graphe')
+    expect(page.locator('.hint code')).to_have_text(['draw_dot(v)', 'Value', 'MLP', 'math', 'random'])
+    section = run(page)
+    expect(graphs(section)).to_have_count(1)
+    expect(section).to_contain_text('o = 0.7071')  # numbers as Python writes them
+
+
+def test_the_pseudo_locale_marks_every_message_of_the_page(page, site_url):
+    open_playground(page, site_url + '?locale=en-XA')
+    expect(page.locator('html')).to_have_attribute('lang', 'en-XA')
+    shown = page.evaluate(PAGE_WORDS)
+    messages = index_messages()
+    assert len(messages) >= 20
+    assert [m for m in messages if compiled.pseudo(m).replace('<code>', '').replace('</code>', '') not in shown] == []
+    assert [m for m in messages if m.replace('<code>', '').replace('</code>', '') in shown] == []
+
+
+@pytest.mark.parametrize('query', ['', '?locale=xx', '?locale=EN'])
+def test_a_page_without_a_language_the_site_has_is_english_as_before(page, site_url, query):
+    open_playground(page, site_url + query)
+    expect(page.locator('html')).to_have_attribute('lang', 'en')
+    shown = page.evaluate(PAGE_WORDS)
+    assert [m for m in index_messages() if m.replace('<code>', '').replace('</code>', '') not in shown] == []
+    assert not any('⟪' in words for words in shown)

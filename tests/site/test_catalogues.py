@@ -1,0 +1,92 @@
+"""The gettext catalogues (locales/, docs/translating.md): the template holds every message the sources have,
+each shipped language translates all of it with the same placeholders and <code> parts, msgfmt accepts each
+catalogue, and the pseudo-locale marks every message. How the sources are read, on small cases."""
+
+import re
+import shutil
+import subprocess
+from collections import Counter
+
+import pytest
+
+from backprop_playground.catalogues import compiled, po
+from backprop_playground.catalogues.extract import TEMPLATE, module_messages, page_messages
+from backprop_playground.catalogues.update import template_text
+from support import ROOT
+
+CATALOGUES = sorted(TEMPLATE.parent.glob('*.po'))
+KEPT = re.compile(r'\{\w+\}|<code>.*?</code>')
+
+
+def test_the_template_holds_what_the_sources_say():
+    assert TEMPLATE.read_text(encoding='utf-8') == template_text(), (
+        'locales/backprop-playground.pot is out of date with the sources: run python build.py messages'
+    )
+
+
+@pytest.mark.parametrize('catalogue', CATALOGUES, ids=lambda path: path.stem)
+def test_a_shipped_language_translates_every_message_with_its_placeholders(catalogue):
+    template = {entry.msgid for entry in po.read(TEMPLATE.read_text(encoding='utf-8'))[1]}
+    header, entries = po.read(catalogue.read_text(encoding='utf-8'))
+    assert header['Language'] == catalogue.stem
+    translated = {e.msgid: e.msgstr for e in entries if e.msgstr and 'fuzzy' not in e.flags}
+    assert sorted(template - translated.keys()) == [], f"{catalogue.name} misses these"
+    for msgid, msgstr in translated.items():
+        assert Counter(KEPT.findall(msgstr)) == Counter(KEPT.findall(msgid)), (catalogue.name, msgid, msgstr)
+
+
+@pytest.mark.parametrize('catalogue', CATALOGUES, ids=lambda path: path.stem)
+def test_msgfmt_accepts_the_catalogue(catalogue):
+    assert shutil.which('msgfmt'), 'GNU gettext (Debian package gettext) is needed: .ci/run installs it'
+    done = subprocess.run(
+        ['msgfmt', '--check', '--statistics', '-o', '/dev/null', catalogue], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert 'untranslated' not in done.stderr and 'fuzzy' not in done.stderr, done.stderr
+
+
+def test_the_pages_languages_are_the_catalogues_and_the_pseudo_locale():
+    listed = re.search(r'LOCALES = \[(.*?)\]', (ROOT / 'web' / 'i18n' / 'locale.js').read_text()).group(1)
+    assert sorted(re.findall(r'"([\w-]+)"', listed)) == sorted(['en', 'en-XA', *(path.stem for path in CATALOGUES)])
+
+
+def test_the_pseudo_locale_wraps_and_lengthens_each_message_and_keeps_its_placeholders():
+    assert compiled.pseudo('Run') == '⟪Rúúñ⟫'
+    shown = compiled.pseudo('Ctrl+Enter runs · <code>draw_dot(v)</code> draws {count} graphs')
+    assert shown.startswith('⟪') and shown.endswith('⟫')
+    assert KEPT.findall(shown) == ['<code>draw_dot(v)</code>', '{count}']
+    for entry in po.read(TEMPLATE.read_text(encoding='utf-8'))[1]:
+        shown = compiled.pseudo(entry.msgid)
+        words = KEPT.sub('', entry.msgid)
+        assert shown != f"⟪{entry.msgid}⟫" and len(KEPT.sub('', shown)) >= len(words) * 1.25, shown
+
+
+def test_a_page_is_read_as_the_page_translates_it():
+    page = """<html><head><title>A page</title><meta name="description" content="What it is"></head><body>
+    <h1 translate="no">Brand <span>Name</span></h1>
+    <button title="Run it (Ctrl+Enter)">▶ Run</button> <button aria-label="Close">✕</button>
+    <p>Some <b>bold</b> words</p>
+    <p data-i18n>Press   <code>Run</code> to run</p>
+    <pre>print("not this")</pre><code>nor this</code><input placeholder="Your name"><select><option>First</option></select>
+    </body></html>"""
+    assert page_messages(page) == [
+        'A page',
+        'What it is',
+        'Run it (Ctrl+Enter)',
+        '▶ Run',
+        'Close',
+        'bold',
+        'Press <code>Run</code> to run',
+        'Your name',
+        'First',
+    ]
+
+
+def test_a_modules_messages_are_its_literal_t_calls():
+    assert module_messages('const a = t("Ready");\nb(t(\'It\\\'s {n}\', { n }));\nsplit("x");', 'a.js') == [
+        'Ready',
+        "It's {n}",
+    ]
+    assert module_messages('export function t(text, values = {}) {}', 'messages.js') == []
+    with pytest.raises(ValueError, match='string literal'):
+        module_messages('t(name)', 'a.js')

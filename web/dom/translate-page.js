@@ -1,0 +1,50 @@
+// A page's own words, in its HTML, in the reader's language. The page is read as `build.py messages` reads it
+// (py/backprop-playground/backprop_playground/catalogues/extract.py): each element's text where it has no
+// element inside, an element marked data-i18n as one message with its <code> kept, and the title,
+// aria-label, placeholder and alt attributes; nothing inside script, style, pre, code, textarea or svg, or
+// under translate="no".
+import { locale, translation } from "../i18n/messages.js";
+
+const SKIPPED = new Set(["script", "style", "pre", "code", "textarea", "svg"]);
+const ATTRIBUTES = ["title", "aria-label", "placeholder", "alt"];
+const LETTER = /\p{L}/u;
+const CODE = /(<code>.*?<\/code>)/;
+
+const collapsed = (text) => text.split(/\s+/).filter(Boolean).join(" ");
+
+export function translatePage(doc = document) {
+  doc.documentElement.lang = locale;
+  if (locale !== "en") translate(doc.documentElement);
+}
+
+function translate(element) {
+  if (SKIPPED.has(element.localName) || element.getAttribute("translate") === "no") return;
+  for (const name of ATTRIBUTES) translateAttribute(element, name);
+  if (element.localName === "meta" && element.getAttribute("name") === "description") translateAttribute(element, "content");
+  if (element.hasAttribute("data-i18n")) return translateInline(element);
+  if (element.children.length === 0) {
+    const text = collapsed(element.textContent);
+    if (LETTER.test(text) && translation(text) !== text) element.textContent = translation(text);
+    return;
+  }
+  for (const child of [...element.children]) translate(child);
+}
+
+function translateAttribute(element, name) {
+  const text = collapsed(element.getAttribute(name) ?? "");
+  if (LETTER.test(text) && translation(text) !== text) element.setAttribute(name, translation(text));
+}
+
+/** Text and <code> as one message; the translation's own <code> parts become code elements again. */
+function translateInline(element) {
+  const parts = [...element.childNodes].map((node) => (node.localName === "code" ? `<code>${node.textContent}</code>` : node.textContent ?? ""));
+  const text = collapsed(parts.join(""));
+  if (translation(text) === text) return;
+  element.replaceChildren(...translation(text).split(CODE).filter(Boolean).map((part) => {
+    const code = part.match(/^<code>(.*)<\/code>$/);
+    if (!code) return document.createTextNode(part);
+    const node = document.createElement("code");
+    node.textContent = code[1];
+    return node;
+  }));
+}
