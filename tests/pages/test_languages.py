@@ -51,6 +51,13 @@ def test_the_main_page_in_french_runs_with_its_own_words_from_the_catalogue(page
     section = run(page)
     expect(graphs(section)).to_have_count(1)
     expect(section).to_contain_text('o = 0.7071')  # numbers as Python writes them
+    # The words the page's modules write, from the same catalogue, a plural by French's rule
+    expect(page.get_by_test_id('status')).to_contain_text('Prêt · terminé')
+    expect(section.locator('.run-header')).to_contain_text('Exécution 1 ·')
+    expect(section.locator('.graph-title')).to_have_text('Graphe de o')
+    expect(section.locator('.graph-size')).to_have_text('10 valeurs')
+    expect(section.get_by_role('button', name='Ajuster au graphe entier')).to_have_text('Ajuster')
+    expect(section.get_by_role('button', name='Quiz : masquer des valeurs et les prédire')).to_be_visible()
 
 
 def test_the_pseudo_locale_marks_every_message_of_the_page(page, site_url):
@@ -61,6 +68,11 @@ def test_the_pseudo_locale_marks_every_message_of_the_page(page, site_url):
     assert len(messages) >= 20
     assert [m for m in messages if compiled.pseudo(m).replace('<code>', '').replace('</code>', '') not in shown] == []
     assert [m for m in messages if m.replace('<code>', '').replace('</code>', '') in shown] == []
+    section = run(page)
+    expect(graphs(section)).to_have_count(1)
+    for part in [page.get_by_test_id('status'), section.locator('.run-header'), section.locator('.graph-size')]:
+        expect(part).to_contain_text('⟪')
+    expect(section.locator('.graph-size')).to_have_text(compiled.pseudo('{count} values').replace('{count}', '10'))
 
 
 @pytest.mark.parametrize('query', ['', '?locale=xx', '?locale=EN'])

@@ -189,7 +189,7 @@ def test_a_build_with_nothing_changed_runs_no_program_and_an_edit_reruns_only_th
     machine = tmp_path / 'machine'
 
     def checkout_at(folder):
-        for part in ['web', 'py']:
+        for part in ['web', 'py', 'locales']:
             shutil.copytree(ROOT / part, folder / part, ignore=shutil.ignore_patterns('__pycache__'))
         for name in ['build.py', 'package.json', 'package-lock.json']:
             shutil.copy2(ROOT / name, folder / name)

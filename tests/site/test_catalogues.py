@@ -2,6 +2,8 @@
 each shipped language translates all of it with the same placeholders and <code> parts, msgfmt accepts each
 catalogue, and the pseudo-locale marks every message. How the sources are read, on small cases."""
 
+import gettext
+import json
 import re
 import shutil
 import subprocess
@@ -29,10 +31,16 @@ def test_a_shipped_language_translates_every_message_with_its_placeholders(catal
     template = {entry.msgid for entry in po.read(TEMPLATE.read_text(encoding='utf-8'))[1]}
     header, entries = po.read(catalogue.read_text(encoding='utf-8'))
     assert header['Language'] == catalogue.stem
-    translated = {e.msgid: e.msgstr for e in entries if e.msgstr and 'fuzzy' not in e.flags}
+    translated = {e.msgid: e for e in entries if e.translated()}
     assert sorted(template - translated.keys()) == [], f"{catalogue.name} misses these"
-    for msgid, msgstr in translated.items():
-        assert Counter(KEPT.findall(msgstr)) == Counter(KEPT.findall(msgid)), (catalogue.name, msgid, msgstr)
+    for entry in translated.values():
+        forms = entry.msgstr if entry.plural is not None else [entry.msgstr]
+        for form in forms:
+            assert Counter(KEPT.findall(form)) == Counter(KEPT.findall(entry.msgid)), (
+                catalogue.name,
+                entry.msgid,
+                form,
+            )
 
 
 @pytest.mark.parametrize('catalogue', CATALOGUES, ids=lambda path: path.stem)
@@ -90,3 +98,29 @@ def test_a_modules_messages_are_its_literal_t_calls():
     assert module_messages('export function t(text, values = {}) {}', 'messages.js') == []
     with pytest.raises(ValueError, match='string literal'):
         module_messages('t(name)', 'a.js')
+
+
+PLURALS = [
+    'n > 1',  # French
+    'n != 1',  # Spanish, English
+    '0',  # one form only
+    'n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2',  # Polish
+    'n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2',  # Russian
+    'n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5',  # Arabic
+    '!(n == 1)',
+]
+CHOOSE = """import { pluralRule } from "%s";
+const rules = JSON.parse(process.argv[2]);
+console.log(JSON.stringify(rules.map((rule) => { const form = pluralRule(rule); return Array.from({ length: 1201 }, (_, n) => form(n)); })));
+"""
+
+
+def test_the_page_chooses_a_plural_form_as_gettext_does(tmp_path):
+    """web/i18n/plural.js against Python's gettext, which reads the same Plural-Forms, for n from 0 to 1,200."""
+    script = tmp_path / 'choose.mjs'
+    script.write_text(CHOOSE % (ROOT / 'web' / 'i18n' / 'plural.js').as_uri())
+    done = subprocess.run(['node', script, json.dumps(PLURALS)], capture_output=True, text=True, check=True)
+    for rule, forms in zip(PLURALS, json.loads(done.stdout), strict=True):
+        assert forms == [gettext.c2py(rule)(n) for n in range(1201)], rule
+    refused = subprocess.run(['node', script, json.dumps(['n > 1; fetch(1)'])], capture_output=True, text=True)
+    assert refused.returncode != 0 and 'not a plural expression' in refused.stderr

@@ -1,6 +1,7 @@
 // The markup of a compact cell (embeds, embed.html, exercises): a bar with Run, Stop, status and
 // tools, the code, and the output. cell.js brings it to life; cell.css styles it.
 import { button, element } from "../dom/element.js";
+import { t } from "../i18n/messages.js";
 
 export const STYLESHEET = new URL("./cell.css", import.meta.url).href;
 
@@ -21,8 +22,8 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
   const box = element("div", "cell");
   box.dataset.theme = theme;
   const bar = element("div", "cell-bar");
-  const run = button("▶ Run", { className: "button run", testid: "run", title: "Run (Ctrl+Enter)" });
-  const stop = button("■ Stop", { className: "button stop", testid: "stop", title: "Stop (Esc)" });
+  const run = button(t("▶ Run"), { className: "button run", testid: "run", title: t("Run (Ctrl+Enter)") });
+  const stop = button(t("■ Stop"), { className: "button stop", testid: "stop", title: t("Stop (Esc)") });
   // Until a Cell takes these parts and listens to them (embed.html first fetches its example), a press of
   // Run would do nothing at all: the Cell enables it as it renders.
   run.disabled = true;
@@ -44,10 +45,10 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
   box.append(bar, editorHost, extra, output);
   if (collapsed) {
     box.dataset.collapsed = "";
-    const toggle = button("Show code", { className: "quiet", title: "Show or hide this cell's code" });
+    const toggle = button(t("Show code"), { className: "quiet", title: t("Show or hide this cell's code") });
     toggle.addEventListener("click", () => {
       const hidden = box.toggleAttribute("data-collapsed");
-      toggle.textContent = hidden ? "Show code" : "Hide code";
+      toggle.textContent = hidden ? t("Show code") : t("Hide code");
     });
     tools.append(toggle);
   }

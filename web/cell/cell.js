@@ -6,6 +6,7 @@ import { OutputList } from "../output/output-list.js";
 import { PointStore } from "./points.js";
 import { PythonRestarted } from "../session/python-client.js";
 import { RunCancelled } from "../session/session.js";
+import { t } from "../i18n/messages.js";
 
 const editorModule = () => import("./editor.bundle.js");
 
@@ -38,7 +39,7 @@ export class Cell {
       onExample: (spec) => this.forwardExample(spec),
       warmUp: session.warmUp,
     });
-    this.fallback = codeBlock(code, "Python code");
+    this.fallback = codeBlock(code, t("Python code"));
     parts.editorHost.replaceChildren(this.fallback);
     this.editorReady = editorModule().then(({ createEditor }) => this.upgrade(createEditor));
     parts.run.addEventListener("click", () => this.onRunRequest(this));
@@ -131,22 +132,23 @@ export class Cell {
 
   show(result) {
     if (result.status === "ok") {
-      this.outcome = { state: "ready", text: "Ready · finished" };
+      this.outcome = { state: "ready", text: t("Ready · finished") };
     } else if (result.status === "interrupted") {
-      this.output.message("warning", "Stopped: KeyboardInterrupt. Python kept its state and is ready.");
-      this.outcome = { state: "ready", text: "Ready · stopped" };
+      this.output.message("warning", t("Stopped: KeyboardInterrupt. Python kept its state and is ready."));
+      this.outcome = { state: "ready", text: t("Ready · stopped") };
     } else {
       const { error } = result;
       this.output.error(error);
       if (error.line) this.editor?.markError(error.line, `${error.type}: ${error.message}`);
-      this.outcome = { state: "error", text: `${error.type}${error.line ? ` on line ${error.line}` : ""} · see the output` };
+      const where = { type: error.type, line: error.line };
+      this.outcome = { state: "error", text: error.line ? t("{type} on line {line} · see the output", where) : t("{type} · see the output", where) };
     }
   }
 
   async showFailure(error) {
     if (error instanceof RunCancelled) {
       this.output.message("warning", error.message);
-      this.outcome = { state: "ready", text: "Ready · stopped" };
+      this.outcome = { state: "ready", text: t("Ready · stopped") };
       return { status: "cancelled" };
     }
     if (error instanceof PythonRestarted) {
@@ -183,7 +185,7 @@ export class Cell {
     let retry = status.querySelector('[data-testid="retry"]');
     if (!retry) {
       retry = document.createElement("button");
-      Object.assign(retry, { type: "button", className: "button retry", textContent: "Retry", hidden: true });
+      Object.assign(retry, { type: "button", className: "button retry", textContent: t("Retry"), hidden: true });
       retry.dataset.testid = "retry";
       retry.addEventListener("click", () => this.session.retry());
       status.append(retry);
@@ -199,15 +201,18 @@ export class Cell {
   render() {
     const session = this.session.state;
     let view;
-    if (this.activity === "running") view = ["running", "Running…"];
+    if (this.activity === "running") view = ["running", t("Running…")];
     else if (this.activity === "waiting" && session.phase === "loading") {
-      view = ["loading", `${session.text} Your program runs once Python is ready.`, session.fraction];
-    } else if (this.activity === "waiting") view = ["running", "Waiting for the run before it…"];
-    else if (session.phase === "idle") view = ["idle", "Python starts when you use this cell"];
+      view = ["loading", t("{loading} Your program runs once Python is ready.", { loading: session.text }), session.fraction];
+    } else if (this.activity === "waiting") view = ["running", t("Waiting for the run before it…")];
+    else if (session.phase === "idle") view = ["idle", t("Python starts when you use this cell")];
     else if (session.phase === "loading") view = ["loading", session.text, session.fraction];
     else if (session.phase === "failed") view = ["error", session.text, undefined, session.retry];
     else if (this.outcome) view = [this.outcome.state, this.outcome.text];
-    else view = ["ready", `Ready · Python ${session.version}${session.interruptible ? "" : " · Stop restarts Python"}`];
+    else {
+      const version = { version: session.version };
+      view = ["ready", session.interruptible ? t("Ready · Python {version}", version) : t("Ready · Python {version} · Stop restarts Python", version)];
+    }
     this.setStatus(...view);
   }
 

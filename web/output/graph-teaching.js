@@ -8,6 +8,7 @@ import { explainPanel } from "./node-explain.js";
 import { nodePicking } from "./node-picking.js";
 import { quizPanel } from "./quiz.js";
 import { colourWeights } from "./weight-colours.js";
+import { t } from "../i18n/messages.js";
 
 const SPEEDS = [["0.5×", 1600], ["1×", 800], ["2×", 400], ["4×", 200]];
 
@@ -47,7 +48,7 @@ class GraphTeaching {
     this.explain = this.quiz = null;
     this.disabledBefore = new Map(); // each tool's state before the quiz opened
     this.addSteppers();
-    if (event.check) this.bar.append(toolButton("Check gradients", "Check gradients against finite differences", () => this.checkGradients()));
+    if (event.check) this.bar.append(toolButton(t("Check gradients"), t("Check gradients against finite differences"), () => this.checkGradients()));
     if (event.table) this.addTable();
     if (event.groups) this.addViews();
     this.model = explainModel(event);
@@ -103,8 +104,8 @@ class GraphTeaching {
       this.bar.after(this.showing.stepper.controls);
       this.showing.stepper.controls.querySelector("button").focus();
     };
-    if (event.steps && event.steps.steps.length) this.bar.append(toolButton("Step through backward", "Step through backward: run each _backward in turn", () => start("backward")));
-    if (event.table && event.table.some((row) => row.op)) this.bar.append(toolButton("Step through forward", "Step through forward: compute each value in turn", () => start("forward")));
+    if (event.steps && event.steps.steps.length) this.bar.append(toolButton(t("Step through backward"), t("Step through backward: run each _backward in turn"), () => start("backward")));
+    if (event.table && event.table.some((row) => row.op)) this.bar.append(toolButton(t("Step through forward"), t("Step through forward: compute each value in turn"), () => start("forward")));
   }
 
   async checkGradients() {
@@ -124,7 +125,7 @@ class GraphTeaching {
   addTable() {
     let table = null;
     this.cleanups.push(() => table?.remove());
-    this.bar.append(this.tableButton = toolButton("Table", "Show the nodes as a table (label, op, data, grad)", (b) => {
+    this.bar.append(this.tableButton = toolButton(t("Table"), t("Show the nodes as a table (label, op, data, grad)"), (b) => {
       if (table) {
         table.remove();
         table = null;
@@ -169,7 +170,7 @@ class GraphTeaching {
       prepare(svg);
       quiz.rehide();
     });
-    const quizButton = toolButton("Quiz me", "Quiz me: hide values and predict them", async () => {
+    const quizButton = toolButton(t("Quiz me"), t("Quiz me: hide values and predict them"), async () => {
       this.stopStepper();
       explain.close();
       await this.onFullGraph();

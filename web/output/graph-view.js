@@ -2,6 +2,7 @@
 // Mouse: drag to pan, wheel to zoom. Touch: one finger pans, two fingers pinch to zoom and pan.
 import { copyText } from "../dom/clipboard.js";
 import { button, element } from "../dom/element.js";
+import { t, tn } from "../i18n/messages.js";
 
 const MIN_HEIGHT = 140;
 export const MIN_SCALE = 0.7; // screen pixels per Graphviz point: smaller text is not readable
@@ -11,12 +12,12 @@ const MAX_HEIGHT_SHARE = 0.7; // of the window's height
 export function graphCard({ title, nodes }) {
   const card = element("figure", "graph-card");
   const caption = element("figcaption", "graph-caption");
-  const name = element("span", "graph-title", title ? `Graph of ${title}` : "Graph");
-  const size = element("span", "graph-size", `${nodes.toLocaleString("en")} ${nodes === 1 ? "value" : "values"}`);
+  const name = element("span", "graph-title", title ? t("Graph of {name}", { name: title }) : t("Graph"));
+  const size = element("span", "graph-size", tn("{count} value", "{count} values", nodes, { count: nodes.toLocaleString("en") }));
   const tools = element("span", "graph-tools");
   caption.append(name, size, tools);
   const view = element("div", "graph-view");
-  view.append(element("div", "graph-pending", "Drawing…"));
+  view.append(element("div", "graph-pending", t("Drawing…")));
   card.append(caption, view);
   return { card, view, tools };
 }
@@ -139,11 +140,11 @@ export function showGraph({ view, tools }, firstSvg, firstDot) {
 
   show(firstSvg, firstDot);
   tools.append(
-    toolButton("−", "Zoom out", () => zoom(1.25)),
-    toolButton("+", "Zoom in", () => zoom(0.8)),
-    toolButton("Fit", "Fit the whole graph", fit),
-    toolButton("SVG", "Download this graph as SVG", () => download(svg)),
-    toolButton("DOT", "Copy this graph's DOT source", (b) => copyDot(dot, b)),
+    toolButton("−", t("Zoom out"), () => zoom(1.25)),
+    toolButton("+", t("Zoom in"), () => zoom(0.8)),
+    toolButton(t("Fit"), t("Fit the whole graph"), fit),
+    toolButton("SVG", t("Download this graph as SVG"), () => download(svg)),
+    toolButton("DOT", t("Copy this graph's DOT source"), (b) => copyDot(dot, b)),
   );
   const onShow = (listener) => {
     shown.add(listener);
@@ -167,7 +168,7 @@ function download(svg) {
 }
 
 async function copyDot(text, feedback) {
-  flash(feedback, (await copyText(text)) ? "Copied" : "Copy failed");
+  flash(feedback, (await copyText(text)) ? t("Copied") : t("Copy failed"));
 }
 
 function flash(target, text) {

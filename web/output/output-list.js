@@ -5,6 +5,7 @@ import { element } from "../dom/element.js";
 import { graphCard, readableBox, showGraph } from "./graph-view.js";
 import { LiveCard } from "./live-graph.js";
 import { pointEditor } from "./point-editor.js";
+import { t } from "../i18n/messages.js";
 
 const SMALL_GRAPH = 100; // values: few enough to lay out again, to find a layout that reads whole
 const NARROW = "(max-width: 700px)";
@@ -82,7 +83,8 @@ export class OutputList {
     this.section = element("section", "run");
     this.section.dataset.run = String(this.runs);
     const time = CLOCK.format(new Date());
-    this.section.append(element("header", "run-header", `Run ${this.runs} · ${time}${note ? ` · ${note}` : ""}`));
+    const header = { number: this.runs, time, note };
+    this.section.append(element("header", "run-header", note ? t("Run {number} · {time} · {note}", header) : t("Run {number} · {time}", header)));
     this.root.append(this.section);
     this.release();
     this.drawing = [];
@@ -112,7 +114,7 @@ export class OutputList {
         this.lives?.get(`${this.runs}:${event.live}`)?.update(event);
         break;
       case "graph-too-large":
-        this.message("warning", `Graph not drawn: ${event.text}.`);
+        this.message("warning", t("Graph not drawn: {reason}.", { reason: event.text }));
         break;
       case "notice":
         this.message("notice", event.text);
@@ -154,7 +156,7 @@ export class OutputList {
     const done = this.draw(parts, event, fields)
       .then((drawn) => ({ parts, ...drawn }))
       .catch((error) => {
-        parts.view.replaceChildren(element("p", "message error", `Could not draw this graph: ${error.message}`));
+        parts.view.replaceChildren(element("p", "message error", t("Could not draw this graph: {error}", { error: error.message })));
         return null;
       });
     this.drawing.push(done);
@@ -240,7 +242,7 @@ export class OutputList {
     chart.card.dataset.points = String(chart.kind === "series" ? chart.points.length : data.points.length);
     showChart(chart.plot, chart.kind, data)
       .then(() => chart.editor?.drawn())
-      .catch((error) => chart.plot.replaceChildren(element("p", "message error", `Could not draw this chart: ${error.message}`)));
+      .catch((error) => chart.plot.replaceChildren(element("p", "message error", t("Could not draw this chart: {error}", { error: error.message }))));
   }
 
   /** Resolves once every graph of the current run is in the page. */

@@ -3,10 +3,11 @@
 import { GraphRenderer } from "./graph-renderer.js";
 import { missingFeature } from "./browser-support.js";
 import { PythonClient } from "./python-client.js";
+import { t } from "../i18n/messages.js";
 
 export class RunCancelled extends Error {
   constructor() {
-    super("Stopped before it ran.");
+    super(t("Stopped before it ran."));
     this.name = "RunCancelled";
   }
 }
@@ -38,10 +39,10 @@ export class Session {
         for (const { resolve } of this.readyWaiters.splice(0)) resolve();
       },
       onFailed: (error, wasReady) => {
-        if (!wasReady) this.failed(`Python could not start: ${error}. Check your connection, then press Retry.`);
+        if (!wasReady) this.failed(t("Python could not start: {error}. Check your connection, then press Retry.", { error }));
       },
       onRestart: (reason) => {
-        this.update({ phase: "loading", text: "Restarting Python…", fraction: 0 });
+        this.update({ phase: "loading", text: t("Restarting Python…"), fraction: 0 });
         for (const listener of this.restartListeners) listener(reason);
       },
       // A run reached outside its namespace: the next runs on a fresh Python, which has no env's names.
@@ -56,7 +57,7 @@ export class Session {
     if (this.state.phase !== "idle") return;
     const missing = missingFeature();
     if (missing) return this.failed(missing, { retry: false });
-    this.update({ phase: "loading", text: "Starting Python…", fraction: 0 });
+    this.update({ phase: "loading", text: t("Starting Python…"), fraction: 0 });
     this.python.start();
   }
 

@@ -13,11 +13,18 @@ KEPT = re.compile(r'(\{\w+\}|<code>.*?</code>)')
 
 
 def catalogue(locale, text):
-    _, entries = po.read(text)
+    header, entries = po.read(text)
     return {
         'locale': locale,
-        'messages': {e.msgid: e.msgstr for e in entries if e.msgstr and 'fuzzy' not in e.flags},
+        'plural': plural_expression(header),
+        'messages': {e.msgid: e.msgstr for e in entries if e.translated()},
     }
+
+
+def plural_expression(header):
+    """The C expression of n in the header's Plural-Forms (web/i18n/plural.js reads it; gettext.c2py too)."""
+    found = re.search(r'plural\s*=\s*([^;]+)', header.get('Plural-Forms', ''))
+    return found.group(1).strip() if found else 'n != 1'
 
 
 def pseudo(text):
@@ -36,4 +43,5 @@ def pseudo(text):
 
 
 def pseudo_catalogue(entries):
-    return {'locale': 'en-XA', 'messages': {e.msgid: pseudo(e.msgid) for e in entries}}
+    messages = {e.msgid: pseudo(e.msgid) if e.plural is None else [pseudo(e.msgid), pseudo(e.plural)] for e in entries}
+    return {'locale': 'en-XA', 'plural': 'n != 1', 'messages': messages}

@@ -5,8 +5,10 @@
   an element marked `data-i18n` as one message with its <code> kept, and the title, aria-label, placeholder
   and alt attributes, with a page's description. Not inside script, style, pre, code, textarea or svg, nor
   under translate="no" (HTML's own way of saying so). web/dom/translate-page.js reads a page the same way.
-- web/'s modules: the first argument of each call of t() (web/i18n/messages.js), a string literal.
-- The page's Python runtime: the first argument of each _("…"), a string constant.
+- web/'s modules: the first argument of each call of t() (web/i18n/messages.js), a string literal, and the
+  first two of tn() (one and many: a plural message).
+- The page's Python runtime: the first argument of each _("…"), a string constant, and the first two of
+  ngettext().
 """
 
 import ast
@@ -31,7 +33,10 @@ LETTER = re.compile(r'[^\W\d_]')
 PLACEHOLDER = re.compile(r'\{(\w+)\}')
 STRING = r'''("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')'''
 CALL = re.compile(r'(?<![\w.$])t\(\s*' + STRING)
-CALL_WITHOUT_LITERAL = re.compile(r'''(?<![\w.$])(?<!function )t\((?!\s*["')])''')
+PLURAL_CALL = re.compile(r'(?<![\w.$])tn\(\s*' + STRING + r'\s*,\s*' + STRING)
+CALL_WITHOUT_LITERAL = re.compile(
+    r'''(?<![\w.$])(?<!function )(?:t\((?!\s*["')])|tn\((?!\s*\)|\s*''' + STRING + r'''\s*,\s*["']))'''
+)
 
 
 def collapsed(text):
@@ -99,20 +104,21 @@ def page_messages(text):
 def module_messages(text, name):
     if CALL_WITHOUT_LITERAL.search(text):
         raise ValueError(f"{name}: t() takes its English text as a string literal, so that it can be found here")
-    return [ast.literal_eval(literal) for literal in CALL.findall(text)]
+    found = [(m.start(), ast.literal_eval(m.group(1))) for m in CALL.finditer(text)]
+    found += [(m.start(), tuple(map(ast.literal_eval, m.groups()))) for m in PLURAL_CALL.finditer(text)]
+    return [message for _, message in sorted(found)]
 
 
 def python_messages(text):
-    return [
-        node.args[0].value
-        for node in ast.walk(ast.parse(text))
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == '_'
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-        and isinstance(node.args[0].value, str)
-    ]
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ('_', 'ngettext'):
+            texts = [arg.value for arg in node.args[:2] if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+            if node.func.id == '_' and texts:
+                found.append((node.lineno, node.col_offset, texts[0]))
+            elif len(texts) == 2:
+                found.append((node.lineno, node.col_offset, tuple(texts)))
+    return [message for *_, message in sorted(found, key=lambda item: item[:2])]
 
 
 def sources():
@@ -133,9 +139,10 @@ def template_entries():
     for path, messages in sources():
         where = path.relative_to(ROOT).as_posix()
         for message in messages:
-            entry = entries.setdefault(message, Entry(message))
+            one, many = message if isinstance(message, tuple) else (message, None)
+            entry = entries.setdefault(one, Entry(one, plural=many))
             if where not in entry.references:
                 entry.references.append(where)
-            if PLACEHOLDER.search(message):
+            if PLACEHOLDER.search(one):
                 entry.flags.add('python-brace-format')
     return list(entries.values())
