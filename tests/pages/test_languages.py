@@ -2,6 +2,8 @@
 page's own words come from it with their <code> kept and <html lang> set, the pseudo-locale marks every one, and
 a page without a language it has stays English, byte for byte."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -58,6 +60,20 @@ def test_the_main_page_in_french_runs_with_its_own_words_from_the_catalogue(page
     expect(section.locator('.graph-size')).to_have_text('10 valeurs')
     expect(section.get_by_role('button', name='Ajuster au graphe entier')).to_have_text('Ajuster')
     expect(section.get_by_role('button', name='Quiz : masquer des valeurs et les prédire')).to_be_visible()
+    # A value's arithmetic in French, with its numbers as Python writes them
+    graph = section.locator('svg').first
+    graph.locator('g.node').filter(has=page.locator('text', has_text=re.compile('^x1$'))).click()
+    panel = section.get_by_test_id('node-explain')
+    expect(panel).to_contain_text('Propagation : comment sa donnée a été calculée')
+    expect(panel).to_contain_text('x1 est une entrée : sa donnée, 2.0000, a été donnée, pas calculée.')
+    expect(panel.get_by_role('button', name="Fermer l'explication")).to_be_visible()
+    # The quiz, checked, says in French how many were right
+    section.get_by_test_id('quiz').click()
+    quiz = section.get_by_test_id('quiz-panel')
+    expect(quiz).to_contain_text('Prédisez chaque valeur masquée')
+    quiz.get_by_test_id('quiz-check').click()
+    expect(quiz.locator('.quiz-score')).to_have_text(re.compile(r'^Justes : 0 sur 5\.'))
+    expect(quiz.locator('.quiz-answer').first).to_have_text(re.compile("^✗ pas de réponse : c'est -?\\d"))
 
 
 def test_the_pseudo_locale_marks_every_message_of_the_page(page, site_url):

@@ -2,6 +2,7 @@
 // how its data was made from its operands, and its grad as the sum over its uses of the local derivative
 // times the user's grad. Text only: names are the program's labels, shown with textContent.
 import { element } from "../dom/element.js";
+import { t } from "../i18n/messages.js";
 
 export const number = (x) => (x === null || x === undefined ? "nan" : Number(x).toFixed(4));
 // Local derivatives that are always whole numbers are written as such: (1)(4.0000), not (1.0000)(4.0000).
@@ -55,7 +56,8 @@ function rule(model, user, k) {
 
 const partial = (model, user, i, k) => {
   const twice = model.args[user].filter((j) => j === i).length > 1;
-  return `∂${model.names[user]}/∂${model.names[i]}${twice ? ` (${ordinal(k)} operand)` : ""}`;
+  const partial = `∂${model.names[user]}/∂${model.names[i]}`;
+  return twice ? t("{partial} ({ordinal} operand)", { partial, ordinal: ordinal(k) }) : partial;
 };
 
 /** Why value i's arithmetic is not shown, or null. */
@@ -63,19 +65,19 @@ function whyNot(model, i) {
   const why = model.why.get(i);
   if (!why) return null;
   const name = model.names[i];
-  if (why.kind === "no-op") return `${name} has children but no _op, so how it was made is not known: its arithmetic is not shown.`;
+  if (why.kind === "no-op") return t("{name} has children but no _op, so how it was made is not known: its arithmetic is not shown.", { name });
   if (why.kind === "unknown-op") {
-    return `${name} was made by the op "${why.op}", which this explanation does not know (it knows ${KNOWN_OPS}), so its arithmetic is not shown.`;
+    return t('{name} was made by the op "{op}", which this explanation does not know (it knows {known}), so its arithmetic is not shown.', { name, op: why.op, known: KNOWN_OPS });
   }
-  if (why.kind === "not-numbers") return `${name}'s data, or its operands', are not plain numbers: its arithmetic is not shown.`;
-  return `${name}'s op is ${why.op}, but ${why.op} of its children's data does not give its data (${number(model.data[i])}): ` +
-    "was its data changed after it was computed, or is one of its inputs missing from _prev?";
+  if (why.kind === "not-numbers") return t("{name}'s data, or its operands', are not plain numbers: its arithmetic is not shown.", { name });
+  return t("{name}'s op is {op}, but {op} of its children's data does not give its data ({data}): was its data changed after it was computed, or is one of its inputs missing from _prev?",
+    { name, op: why.op, data: number(model.data[i]) });
 }
 
 /** The forward paragraph of value i. */
 function forward(model, i) {
   const name = model.names[i];
-  if (model.args[i] === null) return `${name} is an input: its data, ${number(model.data[i])}, was given, not computed.`;
+  if (model.args[i] === null) return t("{name} is an input: its data, {data}, was given, not computed.", { name, data: number(model.data[i]) });
   const not = whyNot(model, i);
   if (not) return not;
   const { args, ops, data } = model;
@@ -93,13 +95,14 @@ function terms(model, i) {
     const g = model.grad[user];
     const head = `${partial(model, user, i, k)} · ${model.names[user]}.grad`;
     if (d === null) {
-      const reason = model.why.get(user) ? `${model.names[user]}'s arithmetic is not known` : "its local derivative is not a number";
-      return { text: `${head}: not known (${reason})`, state: "unknown", user };
+      const reason = model.why.get(user) ? t("{name}'s arithmetic is not known", { name: model.names[user] }) : t("its local derivative is not a number");
+      return { text: t("{term}: not known ({reason})", { term: head, reason }), state: "unknown", user };
     }
     const op = model.ops[user];
     const made = `${model.names[user]} = ${formula(op, model.args[user].length, (m) => model.names[model.args[user][m]])}`;
     const symbolic = rule(model, user, k);
-    const detail = `${made}, so ${partial(model, user, i, k)} = ${symbolic}${symbolic === local(op, d) ? "" : ` = ${local(op, d)}`}`;
+    const derivative = `${partial(model, user, i, k)} = ${symbolic}${symbolic === local(op, d) ? "" : ` = ${local(op, d)}`}`;
+    const detail = t("{made}, so {derivative}", { made, derivative });
     return { text: `${head} = (${local(op, d)})(${number(g)}) = ${number(d * g)}`, detail, state: marked.has(u) ? "mismatch" : "ok", user, product: d * g, d, g };
   });
 }
@@ -107,23 +110,25 @@ function terms(model, i) {
 /** The backward part of value i: {sum (a paragraph's text), terms, verdict (text or null), state}. */
 function backward(model, i) {
   const name = model.names[i];
-  if (!model.hasGrad[i]) return { sum: `${name} has no grad.`, terms: [], verdict: null, state: "none" };
+  if (!model.hasGrad[i]) return { sum: t("{name} has no grad.", { name }), terms: [], verdict: null, state: "none" };
   const held = model.grad[i];
   if (i === model.n - 1) {
-    const seed = held === 1 ? `${name}.grad = 1.0000: the seed. ${name} is the output of this graph, and backward() starts by setting its grad to 1 (∂${name}/∂${name} = 1).`
-      : held === 0 ? `${name}.grad = 0.0000: ${name} is the output of this graph, and no backward pass has set its seed yet (backward() sets it to 1).`
-        : `${name}.grad = ${number(held)}: ${name} is the output of this drawing; its grad is where backward starts here (backward() sets the grad of the value it is called on to 1).`;
+    const seed = held === 1 ? t("{name}.grad = 1.0000: the seed. {name} is the output of this graph, and backward() starts by setting its grad to 1 (∂{name}/∂{name} = 1).", { name })
+      : held === 0 ? t("{name}.grad = 0.0000: {name} is the output of this graph, and no backward pass has set its seed yet (backward() sets it to 1).", { name })
+        : t("{name}.grad = {grad}: {name} is the output of this drawing; its grad is where backward starts here (backward() sets the grad of the value it is called on to 1).", { name, grad: number(held) });
     return { sum: seed, terms: [{ text: seed, state: "seed" }], verdict: null, state: "seed" };
   }
   const list = terms(model, i);
   const heads = model.uses[i].map(([user, k]) => `${partial(model, user, i, k)} · ${model.names[user]}.grad`).join(" + ");
   if (list.some((t) => t.state === "unknown")) {
-    return { sum: `${name}.grad = ${heads}: the sum is not shown, since one of its terms is not known. ${name}.grad holds ${number(held)}.`, terms: list, verdict: null, state: "unknown" };
+    const sum = t("{name}.grad = {terms}: the sum is not shown, since one of its terms is not known. {name}.grad holds {grad}.", { name, terms: heads, grad: number(held) });
+    return { sum, terms: list, verdict: null, state: "unknown" };
   }
   const total = list.reduce((s, t) => s + t.product, 0);
   const numbers = list.map((t) => `(${local(model.ops[t.user], t.d)})(${number(t.g)})`).join(" + ");
   const verdict = model.verdicts.get(i);
-  const sum = `${name}.grad = ${heads} = ${numbers} = ${number(total)}${verdict ? `, but ${name}.grad holds ${number(held)}` : ""}`;
+  const equation = `${name}.grad = ${heads} = ${numbers} = ${number(total)}`;
+  const sum = verdict ? t("{equation}, but {name}.grad holds {grad}", { equation, name, grad: number(held) }) : equation;
   return { sum, terms: list, verdict: verdict ? says(model, i, verdict, list, total) : null, state: verdict ? "mismatch" : "ok" };
 }
 
@@ -134,32 +139,38 @@ function says(model, i, verdict, list, total) {
   const use = (u) => {
     const [user, k] = model.uses[i][u];
     const twice = model.args[user].filter((j) => j === i).length > 1;
-    return `its ${ordinal(u)} use (${model.names[user]}${twice ? `, as its ${ordinal(k)} operand` : ""}, which sends ${number(list[u].product)})`;
+    const values = { ordinal: ordinal(u), user: model.names[user], operand: ordinal(k), sends: number(list[u].product) };
+    return twice ? t("its {ordinal} use ({user}, as its {operand} operand, which sends {sends})", values) : t("its {ordinal} use ({user}, which sends {sends})", values);
   };
   const count = model.uses[i].length;
   if (verdict.kind === "missing") {
     if (verdict.uses.length === count) {
-      return `✗ No use's contribution reached ${name}.grad (it holds ${held}; its uses send ${number(total)}): ` +
-        `was each _backward above ${name} called after its user's grad was set?`;
+      return t("✗ No use's contribution reached {name}.grad (it holds {held}; its uses send {total}): was each _backward above {name} called after its user's grad was set?",
+        { name, held, total: number(total) });
     }
     const missing = verdict.uses.map(use);
-    const plural = missing.length > 1;
-    return `✗ ${name}.grad holds ${held}, but its ${count} uses add up to ${number(total)}: the contribution${plural ? "s" : ""} of ` +
-      `${missing.join(" and of ")} ${plural ? "are" : "is"} missing. A value used more than once gets a contribution from each use, ` +
-      "added up: does every _backward add to the grads with +=? An = keeps only the last contribution.";
+    const values = { name, held, count, total: number(total), missing: missing.join(t(" and of ")) };
+    return missing.length > 1
+      ? t("✗ {name}.grad holds {held}, but its {count} uses add up to {total}: the contributions of {missing} are missing. A value used more than once gets a contribution from each use, added up: does every _backward add to the grads with +=? An = keeps only the last contribution.", values)
+      : t("✗ {name}.grad holds {held}, but its {count} uses add up to {total}: the contribution of {missing} is missing. A value used more than once gets a contribution from each use, added up: does every _backward add to the grads with +=? An = keeps only the last contribution.", values);
   }
   if (verdict.kind === "repeated") {
-    return `✗ ${name}.grad holds ${held}, ${verdict.times} times what its uses add up to (${number(total)}): were the grads zeroed ` +
-      "before backward() ran again? Grads keep adding up across backward() calls until they are set back to 0.";
+    return t("✗ {name}.grad holds {held}, {times} times what its uses add up to ({total}): were the grads zeroed before backward() ran again? Grads keep adding up across backward() calls until they are set back to 0.",
+      { name, held, times: verdict.times, total: number(total) });
   }
   // A leaf's grad may also hold what an earlier backward() added: leaves keep adding up until zeroed.
-  const earlier = model.args[i] === null ? `, or ${name}.grad still holds what an earlier backward() added (grads add up until they are zeroed)` : "";
+  const leaf = model.args[i] === null;
   if (verdict.kind === "wrong") {
-    return `✗ ${name}.grad holds ${held}, but ${use(0).replace("its 1st use", "its one use")}: either ${model.names[model.uses[i][0][0]]}'s ` +
-      `_backward gives ${name} the wrong amount${earlier}, or ${name} is also used outside this drawing.`;
+    const [user] = model.uses[i][0];
+    const values = { name, held, user: model.names[user], sends: number(list[0].product) };
+    return leaf
+      ? t("✗ {name}.grad holds {held}, but its one use ({user}, which sends {sends}): either {user}'s _backward gives {name} the wrong amount, or {name}.grad still holds what an earlier backward() added (grads add up until they are zeroed), or {name} is also used outside this drawing.", values)
+      : t("✗ {name}.grad holds {held}, but its one use ({user}, which sends {sends}): either {user}'s _backward gives {name} the wrong amount, or {name} is also used outside this drawing.", values);
   }
-  return `✗ ${name}.grad holds ${held}, but its uses add up to ${number(total)}, and no set of their contributions gives ${held}: ` +
-    `one of them is wrong${earlier}, or ${name} is also used outside this drawing.`;
+  const values = { name, held, total: number(total) };
+  return leaf
+    ? t("✗ {name}.grad holds {held}, but its uses add up to {total}, and no set of their contributions gives {held}: one of them is wrong, or {name}.grad still holds what an earlier backward() added (grads add up until they are zeroed), or {name} is also used outside this drawing.", values)
+    : t("✗ {name}.grad holds {held}, but its uses add up to {total}, and no set of their contributions gives {held}: one of them is wrong, or {name} is also used outside this drawing.", values);
 }
 
 /**
@@ -170,16 +181,17 @@ export function explanationOf(model, i, { go, headingLevel = "h3" } = {}) {
   const box = element("div", "explain-body");
   const name = model.names[i];
   const label = model.labels[i];
-  const title = element(headingLevel, "explain-title", label && label !== name ? `${name} (label “${label}”)` : label ? name : `${name}, a value without a label`);
+  const heading = label && label !== name ? t("{name} (label “{label}”)", { name, label }) : label ? name : t("{name}, a value without a label", { name });
+  const title = element(headingLevel, "explain-title", heading);
   title.tabIndex = -1;
   box.append(title, element("p", "explain-values", `data ${number(model.data[i])} · grad ${model.hasGrad[i] ? number(model.grad[i]) : "none"}`));
-  box.append(element("h4", "explain-part", "Forward: how its data was made"), element("p", "explain-forward", forward(model, i)));
-  if (go && model.args[i]?.length) box.append(links("Its operands:", [...new Set(model.args[i])], model, go));
+  box.append(element("h4", "explain-part", t("Forward: how its data was made")), element("p", "explain-forward", forward(model, i)));
+  if (go && model.args[i]?.length) box.append(links(t("Its operands:"), [...new Set(model.args[i])], model, go));
   const back = backward(model, i);
   box.dataset.state = back.state;
-  box.append(element("h4", "explain-part", "Backward: where its grad comes from"), element("p", "explain-sum", back.sum));
+  box.append(element("h4", "explain-part", t("Backward: where its grad comes from")), element("p", "explain-sum", back.sum));
   const list = element("ul", "explain-terms");
-  list.setAttribute("aria-label", back.state === "seed" ? "The seed" : `${name}'s grad, one term per use`);
+  list.setAttribute("aria-label", back.state === "seed" ? t("The seed") : t("{name}'s grad, one term per use", { name }));
   for (const term of back.terms) {
     const item = element("li", "explain-term", term.text);
     if (term.detail) item.append(element("span", "explain-detail", term.detail));
@@ -190,7 +202,7 @@ export function explanationOf(model, i, { go, headingLevel = "h3" } = {}) {
     list.append(item);
   }
   if (back.terms.length) box.append(list);
-  if (go && model.uses[i].length) box.append(links("Its users:", [...new Set(model.uses[i].map(([user]) => user))], model, go));
+  if (go && model.uses[i].length) box.append(links(t("Its users:"), [...new Set(model.uses[i].map(([user]) => user))], model, go));
   if (back.verdict) {
     const verdict = element("p", "explain-verdict", back.verdict);
     verdict.dataset.state = "mismatch";
@@ -204,8 +216,8 @@ function links(caption, indices, model, go) {
   for (const j of indices) {
     const b = element("button", "graph-button explain-link", model.names[j]);
     b.type = "button";
-    b.title = `Explain ${model.names[j]}`;
-    b.setAttribute("aria-label", `Explain ${model.names[j]}`);
+    b.title = t("Explain {name}", { name: model.names[j] });
+    b.setAttribute("aria-label", b.title);
     b.addEventListener("click", () => go(j));
     line.append(" ", b);
   }

@@ -5,6 +5,7 @@
 import { element } from "../dom/element.js";
 import { toolButton } from "./graph-view.js";
 import { explanationOf, summaryOf } from "./explain-text.js";
+import { t } from "../i18n/messages.js";
 
 /**
  * The panel of one graph card. `model`: the explain model; `view`: graph-view's controller; `boxes()`:
@@ -14,7 +15,7 @@ export function explainPanel({ card, view, model, boxes }) {
   const panel = element("section", "node-explain");
   panel.dataset.testid = "node-explain";
   panel.hidden = true;
-  const close = toolButton("Close", "Close the explanation", () => hide(true));
+  const close = toolButton(t("Close"), t("Close the explanation"), () => hide(true));
   close.classList.add("explain-close");
   const body = element("div", "explain-content");
   panel.append(close, body);
@@ -38,18 +39,19 @@ export function explainPanel({ card, view, model, boxes }) {
     if (!shown) return;
     if (shown.kind === "value") {
       const content = explanationOf(model, shown.index, { go: (j) => showValue(j, true, shown.back) });
-      panel.setAttribute("aria-label", `How ${model.names[shown.index]}'s data and grad are computed`);
+      panel.setAttribute("aria-label", t("How {name}'s data and grad are computed", { name: model.names[shown.index] }));
       panel.dataset.state = content.dataset.state;
       const parts = [content];
       if (shown.back) {
-        const back = toolButton(`Back to ${shown.back.title}`, `Back to ${shown.back.title}`, () => showBox(shown.back.id, shown.back.title, true));
+        const backTo = t("Back to {name}", { name: shown.back.title });
+        const back = toolButton(backTo, backTo, () => showBox(shown.back.id, shown.back.title, true));
         back.prepend(element("span", "", "◀ ")); // the name stays the words alone
         back.firstChild.setAttribute("aria-hidden", "true");
         parts.unshift(back);
       }
       body.replaceChildren(...parts);
     } else {
-      panel.setAttribute("aria-label", `The values of ${shown.title}`);
+      panel.setAttribute("aria-label", t("The values of {name}", { name: shown.title }));
       panel.dataset.state = "box";
       body.replaceChildren(boxContent(shown));
     }
@@ -65,10 +67,10 @@ export function explainPanel({ card, view, model, boxes }) {
     const heading = element("h3", "explain-title", title);
     heading.tabIndex = -1;
     const list = element("ul", "explain-members");
-    list.setAttribute("aria-label", `The values of ${title}`);
+    list.setAttribute("aria-label", t("The values of {name}", { name: title }));
     for (const i of members) {
       const item = element("li");
-      item.append(toolButton(summaryOf(model, i), `Explain ${summaryOf(model, i)}`, () => showValue(i, true, { id: shown.id, title })));
+      item.append(toolButton(summaryOf(model, i), t("Explain {name}", { name: summaryOf(model, i) }), () => showValue(i, true, { id: shown.id, title })));
       list.append(item);
     }
     box.append(heading, element("p", "explain-values", `${members.length} value${members.length === 1 ? "" : "s"}, inputs first: pick one to see its arithmetic.`), list);

@@ -6,6 +6,7 @@
 import { element } from "../dom/element.js";
 import { toolButton } from "./graph-view.js";
 import { explanationOf, number } from "./explain-text.js";
+import { t } from "../i18n/messages.js";
 
 const MAX_ITEMS = 20;
 
@@ -32,23 +33,23 @@ export function quizPanel({ card, model, fields, onOpen }) {
 function quizElements() {
   const panel = element("section", "quiz");
   panel.dataset.testid = "quiz-panel";
-  panel.setAttribute("aria-label", "Quiz: predict the hidden values");
+  panel.setAttribute("aria-label", t("Quiz: predict the hidden values"));
   panel.hidden = true;
-  const intro = element("p", "quiz-intro", "Predict each hidden value, to 4 significant digits, then press Check.");
-  const what = select("quiz-field", "What to hide", [["grad", "the grads"], ["data", "the data"]]);
-  const which = select("quiz-which", "Of which values", [["all", "of all inputs"], ["picked", "of the values I pick"]]);
+  const intro = element("p", "quiz-intro", t("Predict each hidden value, to 4 significant digits, then press Check."));
+  const what = select("quiz-field", t("What to hide"), [["grad", t("the grads")], ["data", t("the data")]]);
+  const which = select("quiz-which", t("Of which values"), [["all", t("of all inputs")], ["picked", t("of the values I pick")]]);
   const options = element("div", "quiz-options");
   options.setAttribute("role", "group");
-  options.setAttribute("aria-label", "What the quiz hides");
-  options.append(element("span", "", "Hide"), what, which);
-  const pickHint = element("p", "quiz-hint", "Click the values to quiz in the graph (or focus one and press Enter); again to take one out.");
+  options.setAttribute("aria-label", t("What the quiz hides"));
+  options.append(element("span", "", t("Hide")), what, which);
+  const pickHint = element("p", "quiz-hint", t("Click the values to quiz in the graph (or focus one and press Enter); again to take one out."));
   const list = element("ol", "quiz-items");
   const score = element("p", "quiz-score");
   score.setAttribute("role", "status");
-  const check = toolButton("Check", "Check my predictions");
+  const check = toolButton(t("Check"), t("Check my predictions"));
   check.dataset.testid = "quiz-check";
-  const again = toolButton("Try again", "Try again: hide the values again and clear the marks");
-  const close = toolButton("Close quiz", "Close quiz: show every value again");
+  const again = toolButton(t("Try again"), t("Try again: hide the values again and clear the marks"));
+  const close = toolButton(t("Close quiz"), t("Close quiz: show every value again"));
   const actions = element("div", "quiz-actions");
   actions.append(check, again, close);
   panel.append(intro, options, pickHint, list, score, actions);
@@ -128,7 +129,7 @@ class QuizPanel {
     const { what, which, pickHint, list, score, check } = this.dom;
     const typed = new Map(this.items.map((item) => [`${item.index} ${item.field}`, item.input.value]));
     this.showAll();
-    which.options[0].textContent = what.value === "grad" ? "of all inputs" : "of all computed values";
+    which.options[0].textContent = what.value === "grad" ? t("of all inputs") : t("of all computed values");
     pickHint.hidden = which.value !== "picked";
     const field = what.value;
     this.items = this.defaults().map((index) => {
@@ -138,7 +139,7 @@ class QuizPanel {
       return { index, field, ...item };
     });
     list.replaceChildren(...this.items.map((item) => item.row));
-    score.textContent = this.items.length ? "" : which.value === "picked" ? "Pick the values to quiz in the graph." : "This graph has no such values.";
+    score.textContent = this.items.length ? "" : which.value === "picked" ? t("Pick the values to quiz in the graph.") : t("This graph has no such values.");
     check.disabled = !this.items.length;
   }
 
@@ -151,12 +152,14 @@ class QuizPanel {
       right += ok;
       item.row.dataset.state = item.input.dataset.state = ok ? "right" : "wrong";
       item.input.setAttribute("aria-invalid", String(!ok));
-      item.answer.textContent = ok ? `✓ right: ${number(value)}` : `✗ ${item.input.value.trim() ? "not quite" : "no answer"}: it is ${number(value)}`;
+      const answer = { value: number(value) };
+      item.answer.textContent = ok ? t("✓ right: {value}", answer) : item.input.value.trim() ? t("✗ not quite: it is {value}", answer) : t("✗ no answer: it is {value}", answer);
       item.reveal.replaceChildren(...(ok ? [] : [explanationOf(model, item.index, { headingLevel: "h4" })]));
       this.show(item.index, item.field);
     }
     this.hidden = new Set();
-    this.dom.score.textContent = `${right} of ${items.length} right.${right < items.length ? " The arithmetic of each wrong one is shown under it." : ""}`;
+    const score = { right, count: items.length };
+    this.dom.score.textContent = right < items.length ? t("{right} of {count} right. The arithmetic of each wrong one is shown under it.", score) : t("{right} of {count} right.", score);
   }
 
   open({ field = "grad", values = null } = {}) {
