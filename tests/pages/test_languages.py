@@ -38,8 +38,22 @@ def hint_words(page):
     return ' '.join(page.locator('.hint').evaluate('(hint) => hint.textContent').split())
 
 
+# Every text the status line shows, as it shows it, from the page's first moment.
+STATUS_TEXTS = """window.statusTexts = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    if (!record.target.classList?.contains('status-text')) continue;
+    for (const node of record.addedNodes) if (node.nodeType === Node.TEXT_NODE) window.statusTexts.push(node.data);
+  }
+}).observe(document, { subtree: true, childList: true });"""
+
+
 def test_the_main_page_in_french_runs_with_its_own_words_from_the_catalogue(page, site_url):
+    page.add_init_script(STATUS_TEXTS)
     open_playground(page, site_url + '?locale=fr')
+    # The Python worker's progress too: it has the page's language by its name
+    shown = page.evaluate('window.statusTexts')
+    assert 'Installation de graphviz et scalargrad…' in shown and 'Démarrage du moteur…' in shown, shown
     expect(page.locator('html')).to_have_attribute('lang', 'fr')
     run_button = page.get_by_test_id('run')
     expect(run_button).to_have_text('▶ Exécuter')

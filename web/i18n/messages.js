@@ -1,18 +1,17 @@
-// The page's words in the reader's language: t() of an English text and { name: value } gives the catalogue's
-// text for it with each {name} filled in, or the English where the catalogue has none; tn() of the English
-// one and many, a number and the values chooses the form that number takes in the reader's language. The
-// catalogue (dist/locales/, made from locales/LOCALE.po) is read as this module loads, so that a module which
-// imports it has it at once; an English page reads none. `build.py messages` finds each call by its first
-// arguments, string literals.
+// The page's words in the reader's language: the catalogue of the page's locale (dist/locales/, made from
+// locales/LOCALE.po), read as this module loads, so that a module which imports it has it at once; an English
+// page reads none. t(), tn() and translation() are catalogue.js's. `build.py messages` finds each call of t()
+// and tn() by its first arguments, string literals.
 import { pageLocale } from "./locale.js";
-import { pluralRule } from "./plural.js";
+import { useCatalogue } from "./catalogue.js";
 
+export { t, tn, translation } from "./catalogue.js";
 export const locale = pageLocale();
-const loaded = locale === "en" ? null : await catalogue(locale);
-const messages = loaded?.messages ?? {};
-const formOf = rule(loaded?.plural);
+/** The catalogue the page uses, or null for English: the Python worker gets it with its "init" message. */
+export const catalogue = locale === "en" ? null : await load(locale);
+useCatalogue(catalogue);
 
-async function catalogue(name) {
+async function load(name) {
   try {
     const response = await fetch(new URL(`../locales/${name}.json`, import.meta.url));
     return response.ok ? await response.json() : null;
@@ -20,29 +19,3 @@ async function catalogue(name) {
     return null; // English, rather than no page
   }
 }
-
-function rule(expression) {
-  try {
-    return pluralRule(expression ?? "n != 1");
-  } catch {
-    return pluralRule("n != 1");
-  }
-}
-
-/** The catalogue's text for `text` (a page's own words, as dom/translate-page.js reads them), or `text`. */
-export function translation(text) {
-  return typeof messages[text] === "string" && Object.hasOwn(messages, text) ? messages[text] : text;
-}
-
-export function t(text, values = {}) {
-  return filled(translation(text), values);
-}
-
-export function tn(one, many, n, values = {}) {
-  const forms = Object.hasOwn(messages, one) ? messages[one] : null;
-  const text = Array.isArray(forms) && forms.length ? (forms[formOf(n)] ?? forms.at(-1)) : n === 1 ? one : many;
-  return filled(text, values);
-}
-
-const filled = (text, values) =>
-  text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));

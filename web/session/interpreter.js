@@ -4,6 +4,7 @@
 // nothing here listens to.
 import { forgetRuntime, keptRuntime } from "./packed-runtime.js";
 import { startModuleWorker } from "./start-worker.js";
+import { catalogue } from "../i18n/messages.js";
 
 export class Interpreter {
   constructor(onMessage) {
@@ -50,7 +51,7 @@ export class Interpreter {
     // site's service worker serves them.
     const files = runtime.keptFiles();
     this.worker.postMessage({ type: "init", base, precached: serviceWorker !== "none", keep: serviceWorker !== "controls",
-      interruptBuffer: this.interruptBuffer, port: channel.port2 }, [channel.port2]);
+      interruptBuffer: this.interruptBuffer, catalogue, port: channel.port2 }, [channel.port2]);
     this.port.postMessage({ type: "files", value: files }, files ? [...files.values()] : []);
     this.postCompiled(runtime.compiled());
     this.hand("build", runtime.info);

@@ -5,6 +5,7 @@
 // bare loadPyodide costs; micropip loads only for a program that imports it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { download, unpackRuntime, withCompiledRuntime, withPackedFiles } from "./packed-runtime.js";
+import { catalogueLocale, t, useCatalogue } from "../i18n/catalogue.js";
 
 const STEPS = 3;
 let pyodide = null;
@@ -84,7 +85,8 @@ function marked(target, reason) {
 /** The object Python sees as `js`: the worker's global scope. */
 const jsGlobals = marked(globalThis, "used JavaScript (the js module)");
 
-async function boot({ base, precached, keep, interruptBuffer: buffer }) {
+async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue }) {
+  useCatalogue(catalogue); // the page's language, for the progress it reports
   // Relative URLs in a worker resolve against the worker script; the page sends its own base.
   const url = (path) => new URL(path, base).href;
   const timings = {};
@@ -94,7 +96,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer }) {
     timings[name] = Math.round(now - lap);
     lap = now;
   };
-  progress(1, "Downloading Python (about 9 MB the first time)…");
+  progress(1, t("Downloading Python (about 9 MB the first time)…"));
   const info = fromPage.build.promise;
   const wheels = fromPage.wheels.promise;
   // What this worker downloads of the runtime's large files goes to the page too, which keeps it for the page's
@@ -112,13 +114,14 @@ async function boot({ base, precached, keep, interruptBuffer: buffer }) {
   }
   // The page's own runtime is not a library a learner installs: the message names the others.
   const { wheels: names, runtime } = await info;
-  progress(2, `Installing ${names.filter((name) => name !== runtime).map((w) => w.split("-")[0]).join(" and ")}…`);
+  const libraries = new Intl.ListFormat(catalogueLocale, { type: "conjunction" }).format(names.filter((name) => name !== runtime).map((w) => w.split("-")[0]));
+  progress(2, t("Installing {libraries}…", { libraries }));
   // Also after a snapshot: it restores Python's memory, not its files (tracebacks and imports need them).
   // unpackArchive's default is the working directory, not site-packages, where the snapshot imported from.
   const extractDir = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   for (const { bytes } of await wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir });
   measure("install");
-  progress(3, "Starting the engine…");
+  progress(3, t("Starting the engine…"));
   playground = pyodide.pyimport("playground_runtime");
   if (start.from === "snapshot") playground.restored();
   watchPyodideApi();
