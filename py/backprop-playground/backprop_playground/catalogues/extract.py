@@ -53,7 +53,9 @@ class PageMessages(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.found = []
-        self.stack = []  # [tag, skipped, has an element inside, parts (text, or <code>…</code> in data-i18n)]
+        # Open elements: whether each is skipped, marked data-i18n, a <code> inside such a one, has an element
+        # inside, and its parts (text, and <code>…</code> in a data-i18n one, which holds only text and code).
+        self.stack = []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -70,9 +72,9 @@ class PageMessages(HTMLParser):
                 self.found.append(collapsed(attrs['content']))
         if tag in VOID:
             return
-        frame = {'tag': tag, 'skipped': skipped, 'i18n': 'data-i18n' in attrs, 'elements': False, 'parts': []}
-        frame['code'] = inline_code
-        self.stack.append(frame)
+        self.stack.append(
+            {'skipped': skipped, 'i18n': 'data-i18n' in attrs, 'code': inline_code, 'elements': False, 'parts': []}
+        )
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
