@@ -1,9 +1,10 @@
 """Every message of the product, found in its sources: the template that each language's catalogue translates
 (locales/backprop-playground.pot, written by `python build.py messages`).
 
-- web/'s pages that load web/dom/translate-page.js (PAGES: the others are not translated yet): each element's text where it has no element inside (a button's label, an option, a heading),
-  an element marked `data-i18n` as one message with its <code> kept, and the title, aria-label, placeholder
-  and alt attributes, with a page's description. Not inside script, style, pre, code, textarea or svg, nor
+- web/'s pages that load web/dom/translate-page.js (PAGES: the others are not translated yet): each element's
+  text where it has no element inside (a button's label, an option, a heading), an element marked `data-i18n`
+  as one message with its <code> kept (it holds only text and <code>), and the title, aria-label,
+  placeholder and alt attributes, with a page's description. Not inside script, style, pre, code, textarea or svg, nor
   under translate="no" (HTML's own way of saying so). web/dom/translate-page.js reads a page the same way.
 - web/'s modules: the first argument of each call of t() (web/i18n/messages.js), a string literal, and the
   first two of tn() (one and many: a plural message).
@@ -124,7 +125,7 @@ def python_messages(text):
 
 
 def sources():
-    """(path shown, messages) for each source file that has any, in a stable order."""
+    """(path, its messages) for each source file read, in a stable order."""
     for name in PAGES:
         path = WEB / name
         yield path, page_messages(path.read_text(encoding='utf-8'))
