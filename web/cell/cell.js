@@ -7,6 +7,7 @@ import { PointStore } from "./points.js";
 import { PythonRestarted } from "../session/python-client.js";
 import { RunCancelled } from "../session/session.js";
 import { t } from "../i18n/messages.js";
+import { editorLabel, editorPhrases } from "./editor-phrases.js";
 
 const editorModule = () => import("./editor.bundle.js");
 
@@ -53,6 +54,8 @@ export class Cell {
       doc: this.code,
       readOnly: this.readOnly,
       editable: !this.locked,
+      label: editorLabel(),
+      phrases: editorPhrases(),
       onRun: () => this.onRunRequest(this),
       // Shift+Enter: in a notebook, run and move to the next cell, as in Jupyter; elsewhere, run.
       onAdvance: () => (this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this)),

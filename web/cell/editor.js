@@ -46,7 +46,8 @@ const errorLine = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, readOnly = false, editable = true }) {
+/** `label` names the editor; `phrases` are CodeMirror's words in the page's language (cell/editor-phrases.js). */
+export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, readOnly = false, editable = true, label = "Python code", phrases = {} }) {
   const runKeys = [
     { key: "Mod-Enter", run: () => (onRun(), true) },
     { key: "Shift-Enter", run: () => (onAdvance(), true) },
@@ -67,7 +68,8 @@ export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, 
         EditorView.updateListener.of((update) => update.docChanged && onChange(view.state.doc.toString())),
         // The code is focusable already (contenteditable); tabindex says so to checkers such as axe, which
         // otherwise find a scrolling editor with nothing in it to reach by keyboard. No tab stop is added.
-        EditorView.contentAttributes.of({ "aria-label": "Python code", tabindex: "0" }),
+        EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
+        EditorState.phrases.of(phrases),
         ...(readOnly ? [EditorState.readOnly.of(true)] : []),
         ...(editable ? [] : [EditorView.editable.of(false)]),
       ],

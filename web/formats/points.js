@@ -2,6 +2,8 @@
 // CSV, kept with the program (saved code, share links, notebooks) and sent with each run, where
 // scalargrad.datasets.points() returns them. A point is [x1, x2, label], the label 0 or 1; no points at all
 // means "the moons". cell/points.js keeps a cell's points (PointStore).
+import { t, tn } from "../i18n/catalogue.js";
+
 export const MAX_POINTS = 10_000;
 
 const isPoint = (p) => Array.isArray(p) && p.length === 3 && Number.isFinite(p[0]) && Number.isFinite(p[1]) && (p[2] === 0 || p[2] === 1);
@@ -29,15 +31,17 @@ export function parseCsv(text) {
       continue;
     }
     seen = true;
-    const where = `Line ${i + 1} ("${line.length > 40 ? `${line.slice(0, 40)}…` : line}")`;
-    if (fields.length !== 3) return { error: `${where} has ${fields.length} field${fields.length === 1 ? "" : "s"}; each line is x,y,label.` };
+    const where = { line: i + 1, text: line.length > 40 ? `${line.slice(0, 40)}…` : line };
+    if (fields.length !== 3) {
+      return { error: tn('Line {line} ("{text}") has {count} field; each line is x,y,label.', 'Line {line} ("{text}") has {count} fields; each line is x,y,label.', fields.length, { ...where, count: fields.length }) };
+    }
     const [x, y, label] = fields.map(Number);
-    if (!fields.slice(0, 2).every((f) => f !== "" && Number.isFinite(Number(f)))) return { error: `${where}: x and y must be numbers.` };
-    if (label !== 0 && label !== 1) return { error: `${where}: the label must be 0 or 1.` };
+    if (!fields.slice(0, 2).every((f) => f !== "" && Number.isFinite(Number(f)))) return { error: t('Line {line} ("{text}"): x and y must be numbers.', where) };
+    if (label !== 0 && label !== 1) return { error: t('Line {line} ("{text}"): the label must be 0 or 1.', where) };
     points.push([x, y, label]);
-    if (points.length > MAX_POINTS) return { error: `More than ${MAX_POINTS.toLocaleString("en")} points: keep at most that many.` };
+    if (points.length > MAX_POINTS) return { error: t("More than {count} points: keep at most that many.", { count: MAX_POINTS.toLocaleString("en") }) };
   }
-  if (!points.length) return { error: "No points found: write one x,y,label a line, for example 0.5,-0.2,1." };
+  if (!points.length) return { error: t("No points found: write one x,y,label a line, for example 0.5,-0.2,1.") };
   return { points };
 }
 

@@ -2,6 +2,7 @@
 // deflate (CompressionStream), and `&points=` the same way for the learner's own data. Nothing is stored on
 // a server; the fragment never reaches one.
 import { validPoints } from "./points.js";
+import { t } from "../i18n/catalogue.js";
 
 const MAX_FRAGMENT = 2_000_000; // characters of base64url
 const MAX_CODE = 5_000_000; // bytes of code once decompressed
@@ -20,13 +21,13 @@ export async function encodeCode(text) {
 
 export async function decodeCode(encoded) {
   if (encoded.length > MAX_FRAGMENT) {
-    throw new BadLink(`This link is too long to open (${encoded.length.toLocaleString("en")} characters).`);
+    throw new BadLink(t("This link is too long to open ({count} characters).", { count: encoded.length.toLocaleString("en") }));
   }
   let bytes;
   try {
     bytes = fromBase64Url(encoded);
   } catch {
-    throw new BadLink("This link's code is damaged: it has characters a share link never has.");
+    throw new BadLink(t("This link's code is damaged: it has characters a share link never has."));
   }
   const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
   const chunks = [];
@@ -38,18 +39,18 @@ export async function decodeCode(encoded) {
       size += value.length;
       if (size > MAX_CODE) {
         reader.cancel().catch(() => {});
-        throw new BadLink(`This link holds more than ${MAX_CODE / 1e6} MB of code, too much to open.`);
+        throw new BadLink(t("This link holds more than {size} MB of code, too much to open.", { size: MAX_CODE / 1e6 }));
       }
       chunks.push(value);
     }
   } catch (error) {
     if (error instanceof BadLink) throw error;
-    throw new BadLink("This link's code is damaged or cut short: ask for the whole link again.");
+    throw new BadLink(t("This link's code is damaged or cut short: ask for the whole link again."));
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(await new Blob(chunks).arrayBuffer());
   } catch {
-    throw new BadLink("This link's code is damaged: it is not text.");
+    throw new BadLink(t("This link's code is damaged: it is not text."));
   }
 }
 
@@ -73,7 +74,7 @@ export async function linkWithCode(page, code, points = null) {
 export async function decodePoints(encoded) {
   if (!encoded) return null;
   const points = validPoints(safeJson(await decodeCode(encoded)));
-  if (!points) throw new BadLink("This link's points are damaged: they are not x, y, label triples.");
+  if (!points) throw new BadLink(t("This link's points are damaged: they are not x, y, label triples."));
   return points;
 }
 

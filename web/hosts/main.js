@@ -8,6 +8,7 @@ import { codeAside, pointsAside, putCodeAside, putPointsAside, saveCode, savedCo
 import { showEmbedCode, showShareLink } from "./share-panel.js";
 import { BadLink, decodeCode, decodePoints, fragmentOptions, linkWithCode } from "../formats/share-link.js";
 import { session } from "./start-python.js";
+import { t } from "../i18n/messages.js";
 
 const $ = byTestId;
 const examples = $("examples");
@@ -47,10 +48,10 @@ async function openLink(options) {
   let opened;
   try {
     const [code, points] = [await decodeCode(options.get("code")), await decodePoints(options.get("points"))];
-    opened = { code, points, message: "This code came from a link. It has not run: read it, then press Run." };
+    opened = { code, points, message: t("This code came from a link. It has not run: read it, then press Run.") };
   } catch (error) {
     if (!(error instanceof BadLink)) throw error;
-    opened = { code: await firstExample(), points: null, message: `${error.message} The first example is shown instead.`, bad: true };
+    opened = { code: await firstExample(), points: null, message: t("{reason} The first example is shown instead.", { reason: error.message }), bad: true };
   }
   if (before !== null && before.trim() && before !== opened.code && codeAside() === null) {
     putCodeAside(before);
@@ -79,18 +80,18 @@ performance.mark("editor-usable"); // read by bench/page.py
 function offerRestore({ message, bad }) {
   const aside = codeAside();
   const actions = aside === null ? [] : [
-    ["Restore my earlier code", () => {
+    [t("Restore my earlier code"), () => {
       cell.setText(aside);
       cell.points.set(pointsAside());
       putCodeAside(null);
       putPointsAside(null);
     }],
-    ["Keep this", () => {
+    [t("Keep this"), () => {
       putCodeAside(null);
       putPointsAside(null);
     }],
   ];
-  const text = [message, aside === null ? "" : "Your earlier code was put aside, not lost."].filter(Boolean).join(" ");
+  const text = [message, aside === null ? "" : t("Your earlier code was put aside, not lost.")].filter(Boolean).join(" ");
   if (text) showNotice(text, actions, bad ? "bad" : "info");
 }
 offerRestore(opened);
@@ -118,7 +119,7 @@ examples.addEventListener("change", async () => {
     cell.setText(await exampleText(file));
     editor.focus();
   } catch (error) {
-    showNotice(`Could not load the example: ${error.message}`, [], "bad");
+    showNotice(t("Could not load the example: {reason}", { reason: error.message }), [], "bad");
   }
 });
 

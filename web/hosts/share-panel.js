@@ -1,5 +1,6 @@
 // The main page's panel for Share (a link, copied, shown selected) and Embed (lines to paste).
 import { copyText } from "../dom/clipboard.js";
+import { t } from "../i18n/messages.js";
 const panel = document.querySelector('[data-testid="share-panel"]');
 const body = panel.querySelector(".panel-body");
 panel.querySelector(".panel-close").addEventListener("click", () => (panel.hidden = true));
@@ -29,17 +30,17 @@ function note(text) {
 }
 
 export async function showShareLink(url) {
-  const { wrapper, input } = field("Link to this code (it opens in the editor and runs only when Run is pressed)", url, { testid: "share-link" });
+  const { wrapper, input } = field(t("Link to this code (it opens in the editor and runs only when Run is pressed)"), url, { testid: "share-link" });
   const status = note("");
   body.replaceChildren(wrapper, status);
   panel.hidden = false;
   input.focus();
   input.select();
   if (await copyText(url)) {
-    status.textContent = "✓ Link copied to the clipboard.";
+    status.textContent = t("✓ Link copied to the clipboard.");
     status.dataset.copied = "true";
   } else {
-    status.textContent = "The clipboard is not available here: the link above is selected, copy it with Ctrl+C.";
+    status.textContent = t("The clipboard is not available here: the link above is selected, copy it with Ctrl+C.");
   }
   input.select();
 }
@@ -47,9 +48,9 @@ export async function showShareLink(url) {
 export function showEmbedCode({ iframe, script, code }) {
   const frameLine = `<iframe src="${escapeAttribute(iframe)}" style="width: 100%; height: 420px; border: 0" title="Backprop Playground" loading="lazy"></iframe>`;
   const scriptLines = `<script type="module" src="${escapeAttribute(script)}"></script>\n<pre data-playground>${escapeText(code)}</pre>`;
-  const one = field("One program, in an iframe (any page that allows iframes):", frameLine, { testid: "embed-code", lines: 3 });
-  const many = field("Many cells in one article, sharing one Python (the script goes in once, a <pre data-playground> per cell):", scriptLines, { lines: 5 });
-  body.replaceChildren(one.wrapper, many.wrapper, note("See README.md, “Embedding”, for the options."));
+  const one = field(t("One program, in an iframe (any page that allows iframes):"), frameLine, { testid: "embed-code", lines: 3 });
+  const many = field(t("Many cells in one article, sharing one Python (the script goes in once, a <pre data-playground> per cell):"), scriptLines, { lines: 5 });
+  body.replaceChildren(one.wrapper, many.wrapper, note(t("See README.md, “Embedding”, for the options.")));
   panel.hidden = false;
   one.input.focus();
 }

@@ -1,5 +1,7 @@
 // Live charts from a running program (scalargrad's plot() and plot_boundary()), drawn with
 // Observable Plot: the loss and accuracy by step, and a 2-D classifier's decision boundary.
+import { t } from "../i18n/messages.js";
+
 const plotModule = () => import("./plot.bundle.js");
 const pending = new WeakMap(); // target -> {latest: the data not drawn yet, done} (one redraw per frame)
 const WIDTH = 360;
@@ -37,8 +39,8 @@ function seriesCharts(Plot, points) {
     const last = values[values.length - 1];
     const figure = Plot.plot({
       width: WIDTH, height: HEIGHT, marginLeft: 48, grid: true,
-      title: `${name}${last ? ` · ${Number(last[name]).toPrecision(4)} at step ${last.step}` : ""}`,
-      x: { label: "step" }, y: { label: name, ...(name === "accuracy" ? { domain: [0, 1], tickFormat: "%" } : {}) },
+      title: last ? t("{name} · {value} at step {step}", { name, value: Number(last[name]).toPrecision(4), step: last.step }) : name,
+      x: { label: t("step") }, y: { label: name, ...(name === "accuracy" ? { domain: [0, 1], tickFormat: "%" } : {}) },
       marks: [Plot.lineY(values, { x: "step", y: name, stroke: name === "accuracy" ? "#15803d" : "#2563eb" }), Plot.dot(values.slice(-1), { x: "step", y: name, fill: "currentColor" })],
     });
     figure.classList.add("chart");
@@ -52,7 +54,7 @@ function boundaryChart(Plot, { grid, points }) {
   const scores = grid.score.flat();
   const extent = Math.max(1e-9, ...scores.map(Math.abs));
   const figure = Plot.plot({
-    width: WIDTH, height: WIDTH, title: "decision boundary", x: { label: "x₀" }, y: { label: "x₁" },
+    width: WIDTH, height: WIDTH, title: t("decision boundary"), x: { label: "x₀" }, y: { label: "x₁" },
     color: { type: "diverging", scheme: "RdBu", domain: [-extent, extent], legend: false },
     marks: [
       Plot.raster(scores, { width: nx, height: ny, x1: grid.x[0], x2: grid.x[nx - 1], y1: grid.y[0], y2: grid.y[ny - 1], fill: (d) => d, interpolate: "nearest", imageRendering: "auto" }),

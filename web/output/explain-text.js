@@ -184,16 +184,21 @@ export function explanationOf(model, i, { go, headingLevel = "h3" } = {}) {
   const heading = label && label !== name ? t("{name} (label “{label}”)", { name, label }) : label ? name : t("{name}, a value without a label", { name });
   const title = element(headingLevel, "explain-title", heading);
   title.tabIndex = -1;
-  box.append(title, element("p", "explain-values", `data ${number(model.data[i])} · grad ${model.hasGrad[i] ? number(model.grad[i]) : "none"}`));
-  box.append(element("h4", "explain-part", t("Forward: how its data was made")), element("p", "explain-forward", forward(model, i)));
+  box.append(title, element("p", "explain-values", fields(model, i)));
+  const made = element("p", "explain-forward", forward(model, i));
+  if (model.args[i] !== null && !whyNot(model, i)) made.translate = false; // an equation, no words
+  box.append(element("h4", "explain-part", t("Forward: how its data was made")), made);
   if (go && model.args[i]?.length) box.append(links(t("Its operands:"), [...new Set(model.args[i])], model, go));
   const back = backward(model, i);
   box.dataset.state = back.state;
-  box.append(element("h4", "explain-part", t("Backward: where its grad comes from")), element("p", "explain-sum", back.sum));
+  const sum = element("p", "explain-sum", back.sum);
+  sum.translate = back.state !== "ok"; // "ok": an equation alone
+  box.append(element("h4", "explain-part", t("Backward: where its grad comes from")), sum);
   const list = element("ul", "explain-terms");
   list.setAttribute("aria-label", back.state === "seed" ? t("The seed") : t("{name}'s grad, one term per use", { name }));
   for (const term of back.terms) {
-    const item = element("li", "explain-term", term.text);
+    const item = element("li", "explain-term");
+    item.append(term.state === "ok" || term.state === "mismatch" ? equationOf(term.text) : term.text);
     if (term.detail) item.append(element("span", "explain-detail", term.detail));
     item.dataset.testid = "grad-term";
     item.dataset.state = term.state;
@@ -224,6 +229,15 @@ function links(caption, indices, model, go) {
   return line;
 }
 
+/** `data 0.2000 · grad -0.1000`, as the drawing's boxes name a value's fields. */
+const fields = (model, i) => t("data {data} · grad {grad}", { data: number(model.data[i]), grad: model.hasGrad[i] ? number(model.grad[i]) : t("none") });
+
+/** A term's equation, marked as no words to translate. */
+function equationOf(text) {
+  const span = element("span", "explain-equation", text);
+  span.translate = false;
+  return span;
+}
+
 /** A short line for a value in a list (a neuron's values): `w1 · data 0.2000 · grad -0.1000`. */
-export const summaryOf = (model, i) =>
-  `${model.names[i]}${model.ops[i] ? ` (${model.ops[i]})` : ""} · data ${number(model.data[i])} · grad ${model.hasGrad[i] ? number(model.grad[i]) : "none"}`;
+export const summaryOf = (model, i) => `${model.names[i]}${model.ops[i] ? ` (${model.ops[i]})` : ""} · ${fields(model, i)}`;

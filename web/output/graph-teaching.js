@@ -8,7 +8,7 @@ import { explainPanel } from "./node-explain.js";
 import { nodePicking } from "./node-picking.js";
 import { quizPanel } from "./quiz.js";
 import { colourWeights } from "./weight-colours.js";
-import { t } from "../i18n/messages.js";
+import { t, tn } from "../i18n/messages.js";
 
 const SPEEDS = [["0.5×", 1600], ["1×", 800], ["2×", 400], ["4×", 200]];
 
@@ -113,13 +113,15 @@ class GraphTeaching {
     const { check } = this.event;
     await this.onFullGraph();
     const reason = check.reason ? ` ${check.reason}` : "";
-    if (!check.wrong.length) return this.say(`✓ All ${check.checked} grads agree with finite differences.${reason}`);
+    if (!check.wrong.length) return this.say(t("✓ All {count} grads agree with finite differences.", { count: check.checked }) + reason);
     await this.showVariant(check.dot, this.fullValues);
     const [first] = check.wrong;
-    const more = check.wrong.length > 1 ? ` (${check.wrong.length - 1} more marked)` : "";
-    this.say(`✗ ${check.wrong.length} grad${check.wrong.length > 1 ? "s disagree" : " disagrees"} with finite differences: ` +
-      `${first.label || "a value"}.grad is ${formatNumber(first.grad)}, expected ${formatNumber(first.expected)}${more}.` +
-      `${check.hint ? ` ${check.hint}` : ""}${reason}`);
+    const values = { count: check.wrong.length, label: first.label || t("a value"), grad: formatNumber(first.grad), expected: formatNumber(first.expected), more: check.wrong.length - 1 };
+    const wrong = check.wrong.length > 1
+      ? tn("✗ {count} grad disagrees with finite differences: {label}.grad is {grad}, expected {expected} ({more} more marked).",
+        "✗ {count} grads disagree with finite differences: {label}.grad is {grad}, expected {expected} ({more} more marked).", check.wrong.length, values)
+      : t("✗ 1 grad disagrees with finite differences: {label}.grad is {grad}, expected {expected}.", values);
+    this.say(`${wrong}${check.hint ? ` ${check.hint}` : ""}${reason}`);
   }
 
   addTable() {
@@ -139,13 +141,16 @@ class GraphTeaching {
 
   addViews() {
     const { groups } = this.event;
-    const variants = [["full", "Full graph", this.fullDot, this.fullValues], ["neuron", "By neuron", groups.neuron?.dot, groups.neuron?.nodes],
-      ["layer", "By layer", groups.layer?.dot, groups.layer?.nodes]];
+    const variants = [
+      ["full", t("Full graph"), t("Show the graph: full graph"), this.fullDot, this.fullValues],
+      ["neuron", t("By neuron"), t("Show the graph: by neuron"), groups.neuron?.dot, groups.neuron?.nodes],
+      ["layer", t("By layer"), t("Show the graph: by layer"), groups.layer?.dot, groups.layer?.nodes],
+    ];
     const group = element("span", "graph-views");
     group.setAttribute("role", "group");
-    group.setAttribute("aria-label", "Which view of the graph");
-    for (const [name, label, dot, values] of variants) {
-      const b = toolButton(label, name === "full" && !dot ? "Full graph: more than 2,000 values, too many to draw one by one" : `Show the graph: ${label.toLowerCase()}`,
+    group.setAttribute("aria-label", t("Which view of the graph"));
+    for (const [name, label, title, dot, values] of variants) {
+      const b = toolButton(label, name === "full" && !dot ? t("Full graph: more than 2,000 values, too many to draw one by one") : title,
         () => this.showView(name, dot, values));
       b.disabled = !dot;
       this.viewButtons.set(name, b);
@@ -282,7 +287,7 @@ function controlsBar(label, { onStep, onBack, onReset, length }) {
   let timer = null;
   const go = (next) => {
     k = Math.max(0, Math.min(length, next));
-    position.textContent = `step ${k} of ${length}`;
+    position.textContent = t("step {k} of {length}", { k, length });
     back.disabled = k === 0;
     step.disabled = k === length;
     if (k === length) pause();
@@ -291,23 +296,23 @@ function controlsBar(label, { onStep, onBack, onReset, length }) {
   const pause = () => {
     clearInterval(timer);
     timer = null;
-    relabel(play, "▶ Play", "Play the steps");
+    relabel(play, t("▶ Play"), t("Play the steps"));
   };
   const speed = element("select", "graph-speed");
-  speed.setAttribute("aria-label", "Speed");
+  speed.setAttribute("aria-label", t("Speed"));
   for (const [name, ms] of SPEEDS) speed.append(new Option(name, String(ms)));
   speed.value = "800";
-  const reset = toolButton("Reset", "Reset the steps", () => onReset(go(0)));
-  const back = toolButton("◀ Step back", "Step back", () => onBack(go(k - 1)));
-  const step = toolButton("Step ▶", "Step", () => onStep(go(k + 1)));
-  const play = toolButton("▶ Play", "Play the steps", () => {
+  const reset = toolButton(t("Reset"), t("Reset the steps"), () => onReset(go(0)));
+  const back = toolButton(t("◀ Step back"), t("Step back"), () => onBack(go(k - 1)));
+  const step = toolButton(t("Step ▶"), t("Step"), () => onStep(go(k + 1)));
+  const play = toolButton(t("▶ Play"), t("Play the steps"), () => {
     if (timer) return pause();
     if (k === length) onReset(go(0));
-    relabel(play, "Pause", "Pause the steps");
+    relabel(play, t("Pause"), t("Pause the steps"));
     timer = setInterval(() => onStep(go(k + 1)), Number(speed.value));
   });
   speed.addEventListener("change", () => timer && (pause(), play.click()));
-  const close = toolButton("Close", "Close the stepper and show the graph as drawn", () => controls.close());
+  const close = toolButton(t("Close"), t("Close the stepper and show the graph as drawn"), () => controls.close());
   controls.addEventListener("keydown", (event) => {
     const keys = { ArrowRight: step, ArrowLeft: back, Home: reset, " ": play, Escape: close };
     if (!keys[event.key] || event.target === speed) return;
@@ -332,16 +337,16 @@ function backwardStepper(view, event, labels, say) {
     for (const [id, grad] of Object.entries(grads)) setField(id, "grad", formatNumber(grad));
     for (const marked of svg.querySelectorAll(".step-current, .step-edge, .step-target")) marked.classList.remove("step-current", "step-edge", "step-target");
     if (k === 0) {
-      say(`Start: ${labels[root.id]}.grad = 1.0 (the output's own gradient), every other grad 0. Press Step: each value's _backward runs in reverse topological order.`);
+      say(t("Start: {label}.grad = 1.0 (the output's own gradient), every other grad 0. Press Step: each value's _backward runs in reverse topological order.", { label: labels[root.id] }));
       return;
     }
     const current = steps[k - 1];
     svg.querySelector(`g[id="${current.id}"]`)?.classList.add("step-current");
     for (const edge of svg.querySelectorAll(`g.into-${current.id}`)) edge.classList.add("step-edge");
     for (const id of Object.keys(current.grads)) svg.querySelector(`g[id="${id}"]`)?.classList.add("step-target");
-    say(`Step ${k}: ${current.text}${current.error ? ` (it raised ${current.error})` : ""}`);
+    say(current.error ? t("Step {k}: {text} (it raised {error})", { k, text: current.text, error: current.error }) : t("Step {k}: {text}", { k, text: current.text }));
   };
-  const controls = controlsBar("Step through backward", { onStep: show, onBack: show, onReset: show, length: steps.length });
+  const controls = controlsBar(t("Step through backward"), { onStep: show, onBack: show, onReset: show, length: steps.length });
   controls.close = () => {
     controls.pause();
     for (const [t, text] of original) t.textContent = text;
@@ -363,14 +368,14 @@ function forwardStepper(view, event, say) {
     computed.forEach((row, i) => setField(row.id, "data", i < k ? formatNumber(row.data) : "?"));
     for (const row of event.table) setField(row.id, "grad", "–");
     if (k === 0) {
-      say("Start: only the inputs have data. Press Step: each value is computed from its inputs, in topological order.");
+      say(t("Start: only the inputs have data. Press Step: each value is computed from its inputs, in topological order."));
       return;
     }
     const row = computed[k - 1];
     svg.querySelector(`g[id="${row.id}"]`)?.classList.add("step-current");
-    say(`Step ${k}: ${row.label || "a value"} = ${row.op} of its inputs = ${formatNumber(row.data)}`);
+    say(t("Step {k}: {label} = {op} of its inputs = {data}", { k, label: row.label || t("a value"), op: row.op, data: formatNumber(row.data) }));
   };
-  const controls = controlsBar("Step through forward", { onStep: show, onBack: show, onReset: show, length: computed.length });
+  const controls = controlsBar(t("Step through forward"), { onStep: show, onBack: show, onReset: show, length: computed.length });
   controls.close = () => {
     controls.pause();
     for (const [t, text] of original) t.textContent = text;
@@ -385,8 +390,9 @@ function forwardStepper(view, event, say) {
 function nodeTable(rows, title) {
   const table = element("table", "graph-table");
   table.dataset.testid = "graph-table";
-  table.append(element("caption", "", `The values of ${title ? `the graph of ${title}` : "this graph"}, inputs first`));
+  table.append(element("caption", "", title ? t("The values of the graph of {title}, inputs first", { title }) : t("The values of this graph, inputs first")));
   const head = element("tr");
+  head.translate = false; // Value's attribute names, as code writes them
   for (const name of ["label", "op", "data", "grad"]) head.append(element("th", "", name));
   table.append(head);
   for (const row of rows) {

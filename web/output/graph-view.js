@@ -4,6 +4,12 @@ import { copyText } from "../dom/clipboard.js";
 import { button, element } from "../dom/element.js";
 import { t, tn } from "../i18n/messages.js";
 
+/** A button named by a file format's name, which no language translates (its title says what it does). */
+const formatName = (b) => Object.assign(b, { translate: false });
+
+/** "{count} values" for a graph of `nodes` values, the count as English writes it (1,234). */
+export const valueCount = (nodes) => tn("{count} value", "{count} values", nodes, { count: nodes.toLocaleString("en") });
+
 const MIN_HEIGHT = 140;
 export const MIN_SCALE = 0.7; // screen pixels per Graphviz point: smaller text is not readable
 const MAX_SCALE = 1.4;
@@ -13,7 +19,7 @@ export function graphCard({ title, nodes }) {
   const card = element("figure", "graph-card");
   const caption = element("figcaption", "graph-caption");
   const name = element("span", "graph-title", title ? t("Graph of {name}", { name: title }) : t("Graph"));
-  const size = element("span", "graph-size", tn("{count} value", "{count} values", nodes, { count: nodes.toLocaleString("en") }));
+  const size = element("span", "graph-size", valueCount(nodes));
   const tools = element("span", "graph-tools");
   caption.append(name, size, tools);
   const view = element("div", "graph-view");
@@ -40,7 +46,7 @@ export function showGraph({ view, tools }, firstSvg, firstDot) {
   let svg, dot, home, current;
   const shown = new Set(); // listeners called with each new drawing
   const apply = () => svg.setAttribute("viewBox", `${current.x} ${current.y} ${current.width} ${current.height}`);
-  const hint = element("span", "graph-hint", "drag to pan · Fit shows all");
+  const hint = element("span", "graph-hint", t("drag to pan · Fit shows all"));
 
   function show(newSvg, newDot) {
     svg = newSvg;
@@ -143,8 +149,8 @@ export function showGraph({ view, tools }, firstSvg, firstDot) {
     toolButton("−", t("Zoom out"), () => zoom(1.25)),
     toolButton("+", t("Zoom in"), () => zoom(0.8)),
     toolButton(t("Fit"), t("Fit the whole graph"), fit),
-    toolButton("SVG", t("Download this graph as SVG"), () => download(svg)),
-    toolButton("DOT", t("Copy this graph's DOT source"), (b) => copyDot(dot, b)),
+    formatName(toolButton("SVG", t("Download this graph as SVG"), () => download(svg))),
+    formatName(toolButton("DOT", t("Copy this graph's DOT source"), (b) => copyDot(dot, b))),
   );
   const onShow = (listener) => {
     shown.add(listener);

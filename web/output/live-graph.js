@@ -3,6 +3,7 @@
 // still: only text and the weights' colours change); a drawing of the same shape (the end of the run's, with
 // every teaching field) keeps the layout and brings its tools; a new shape is laid out again in the same card.
 import { attachTeaching } from "./graph-teaching.js";
+import { valueCount } from "./graph-view.js";
 
 export class LiveCard {
   constructor(list) {
@@ -50,7 +51,7 @@ export class LiveCard {
       await fill();
       drawn.teaching.detach();
       view.replace(svg, dot);
-      parts.card.querySelector(".graph-size").textContent = `${event.nodes.toLocaleString("en")} ${event.nodes === 1 ? "value" : "values"}`;
+      parts.card.querySelector(".graph-size").textContent = valueCount(event.nodes);
     } else {
       drawn.teaching.detach();
       const shownDot = shownView === "full" ? event.groups?.full?.dot ?? event.dot : event.groups?.[shownView]?.dot;

@@ -5,7 +5,7 @@
 import { element } from "../dom/element.js";
 import { toolButton } from "./graph-view.js";
 import { explanationOf, summaryOf } from "./explain-text.js";
-import { t } from "../i18n/messages.js";
+import { t, tn } from "../i18n/messages.js";
 
 /**
  * The panel of one graph card. `model`: the explain model; `view`: graph-view's controller; `boxes()`:
@@ -73,7 +73,7 @@ export function explainPanel({ card, view, model, boxes }) {
       item.append(toolButton(summaryOf(model, i), t("Explain {name}", { name: summaryOf(model, i) }), () => showValue(i, true, { id: shown.id, title })));
       list.append(item);
     }
-    box.append(heading, element("p", "explain-values", `${members.length} value${members.length === 1 ? "" : "s"}, inputs first: pick one to see its arithmetic.`), list);
+    box.append(heading, element("p", "explain-values", tn("{count} value, inputs first: pick one to see its arithmetic.", "{count} values, inputs first: pick one to see its arithmetic.", members.length, { count: members.length })), list);
     return box;
   }
 

@@ -6,9 +6,10 @@
 import { element } from "../dom/element.js";
 import { parseCsv, pointsCsv } from "../formats/points.js";
 import { toolButton } from "./graph-view.js";
+import { t } from "../i18n/messages.js";
 
 const NEAR = 7; // pixels: a click this close to a point chooses it
-const LABELS = { 1: "class 1 (blue)", 0: "class 0 (red)" };
+const LABELS = { 1: t("class 1 (blue)"), 0: t("class 0 (red)") };
 const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
 /**
@@ -26,34 +27,33 @@ function toolElements() {
   tools.dataset.testid = "point-tools";
   const classes = element("div", "point-classes");
   classes.setAttribute("role", "radiogroup");
-  classes.setAttribute("aria-label", "Class of the points you add");
+  classes.setAttribute("aria-label", t("Class of the points you add"));
   const radios = [1, 0].map((value) => {
-    const b = toolButton(LABELS[value], `Add points of ${LABELS[value]}`);
+    const b = toolButton(LABELS[value], t("Add points of {class}", { class: LABELS[value] }));
     b.setAttribute("role", "radio");
     b.dataset.testid = "point-class";
     b.dataset.label = String(value);
     b.classList.add(`point-class-${value}`);
     return b;
   });
-  classes.append(element("span", "point-caption", "Add:"), ...radios);
-  const csvToggle = toolButton("Paste CSV…", "Paste CSV… or drop a file: x,y,label on each line");
+  classes.append(element("span", "point-caption", t("Add:")), ...radios);
+  const csvToggle = toolButton(t("Paste CSV…"), t("Paste CSV… or drop a file: x,y,label on each line"));
   csvToggle.dataset.testid = "points-paste";
-  const clear = toolButton("Clear my points", "Clear my points: points() gives the moons again");
+  const clear = toolButton(t("Clear my points"), t("Clear my points: points() gives the moons again"));
   clear.dataset.testid = "points-clear";
   const csvBox = element("div", "points-csv");
   csvBox.hidden = true;
   const csv = element("textarea", "points-csv-text");
   Object.assign(csv, { rows: 5, spellcheck: false });
   csv.dataset.testid = "points-csv";
-  csv.setAttribute("aria-label", "Points as CSV: x,y,label on each line, the label 0 or 1");
-  const load = toolButton("Use these points", "Use these points: they replace yours");
+  csv.setAttribute("aria-label", t("Points as CSV: x,y,label on each line, the label 0 or 1"));
+  const load = toolButton(t("Use these points"), t("Use these points: they replace yours"));
   load.dataset.testid = "points-load";
   csvBox.append(csv, load);
   const message = element("p", "points-message");
   message.dataset.testid = "points-message";
   message.setAttribute("role", "status");
-  const hint = element("p", "points-hint", "Click the chart to add a point, click a point to see its graph, right-click to remove the nearest. " +
-    "Keyboard: arrows move the cursor, Enter adds, Delete removes, E shows the example, 1 and 0 pick the class.");
+  const hint = element("p", "points-hint", t("Click the chart to add a point, click a point to see its graph, right-click to remove the nearest. Keyboard: arrows move the cursor, Enter adds, Delete removes, E shows the example, 1 and 0 pick the class."));
   hint.id = `points-hint-${Math.random().toString(36).slice(2)}`;
   tools.append(classes, csvToggle, clear, csvBox, message, hint);
   const mark = element("div", "point-cursor");
@@ -113,8 +113,8 @@ class PointEditor {
     card.append(tools);
     plot.tabIndex = 0;
     plot.setAttribute("role", "application");
-    plot.setAttribute("aria-roledescription", "chart of your data");
-    plot.setAttribute("aria-label", "Decision boundary and the points it is trained on");
+    plot.setAttribute("aria-roledescription", t("chart of your data"));
+    plot.setAttribute("aria-label", t("Decision boundary and the points it is trained on"));
     plot.setAttribute("aria-describedby", hint.id);
     this.choose(1);
     this.listen(card);
@@ -159,7 +159,7 @@ class PointEditor {
     if (MOVES[e.key]) {
       const [dx, dy] = MOVES[e.key];
       this.cursor = [clamp(this.cursor[0] + dx * step * (x[1] - x[0]), x), clamp(this.cursor[1] + dy * step * (y[1] - y[0]), y)];
-      this.say(`Cursor at (${round(this.cursor[0])}, ${round(this.cursor[1])}).`);
+      this.say(t("Cursor at ({x}, {y}).", { x: round(this.cursor[0]), y: round(this.cursor[1]) }));
     } else if (e.key === "Enter" || e.key === " ") this.add(this.cursor);
     else if (e.key === "Delete" || e.key === "Backspace") this.remove(geo, cx, cy);
     else if (e.key === "e" || e.key === "E") this.example(nearest(this.shownPoints(), geo, cx, cy).index);
@@ -191,14 +191,14 @@ class PointEditor {
   clear() {
     this.store.set(null);
     this.edited = true;
-    this.say("No points of your own: the next Run's points() gives the moons. Click the chart to add points.");
+    this.say(t("No points of your own: the next Run's points() gives the moons. Click the chart to add points."));
     this.redraw();
   }
 
   fromCsv(text) {
     const parsed = parseCsv(text);
-    if (parsed.error) return this.say(`${parsed.error} Nothing was changed.`, "error");
-    this.changed(parsed.points, `Loaded ${parsed.points.length} points.`);
+    if (parsed.error) return this.say(t("{error} Nothing was changed.", { error: parsed.error }), "error");
+    this.changed(parsed.points, t("Loaded {count} points.", { count: parsed.points.length }));
   }
 
   /** The learner's points are now `points`: kept, said with `what` came of the edit, drawn. */
@@ -221,8 +221,9 @@ class PointEditor {
   summarize(prefix = "") {
     const own = this.store.get() ?? [];
     const ones = own.filter((p) => p[2] === 1).length;
-    const note = this.event && !this.event.from_points ? " This chart's data did not come from points(): your points reach a program that reads X, y = points()." : "";
-    this.say(`${prefix} ${own.length ? `${own.length} points of your own (${ones} of class 1, ${own.length - ones} of class 0): the next Run trains on them.` : "No points of your own: points() gives the moons."}${note}`.trim());
+    const note = this.event && !this.event.from_points ? ` ${t("This chart's data did not come from points(): your points reach a program that reads X, y = points().")}` : "";
+    const counts = { count: own.length, ones, zeros: own.length - ones };
+    this.say(`${prefix} ${own.length ? t("{count} points of your own ({ones} of class 1, {zeros} of class 0): the next Run trains on them.", counts) : t("No points of your own: points() gives the moons.")}${note}`.trim());
   }
 
   shownPoints() {
@@ -230,22 +231,22 @@ class PointEditor {
   }
 
   add([x, y]) {
-    this.changed([...this.base(), [round(x), round(y), this.label]], `Added a point of ${LABELS[this.label]} at (${round(x)}, ${round(y)}).`);
+    this.changed([...this.base(), [round(x), round(y), this.label]], t("Added a point of {class} at ({x}, {y}).", { class: LABELS[this.label], x: round(x), y: round(y) }));
   }
 
   remove(geo, clientX, clientY) {
     const points = this.base();
     const { index } = nearest(points, geo, clientX, clientY);
-    if (index < 0) return this.say("There is no point to remove.");
+    if (index < 0) return this.say(t("There is no point to remove."));
     const [gone] = points.splice(index, 1);
-    this.changed(points, `Removed the point at (${round(gone[0])}, ${round(gone[1])}).`);
+    this.changed(points, t("Removed the point at ({x}, {y}).", { x: round(gone[0]), y: round(gone[1]) }));
   }
 
   example(index) {
     const point = this.shownPoints()[index];
     if (!point) return;
-    if (!this.event?.model) return this.say("Choosing an example needs the model drawn here to be an MLP of scalargrad's (MLP(2, [...])).", "error");
-    this.say(`Example ${index + 1}: its graph, forwarded alone through the model that drew this chart, is below.`);
+    if (!this.event?.model) return this.say(t("Choosing an example needs the model drawn here to be an MLP of scalargrad's (MLP(2, [...]))."), "error");
+    this.say(t("Example {number}: its graph, forwarded alone through the model that drew this chart, is below.", { number: index + 1 }));
     this.onExample({ ...this.event.model, point: [point[0], point[1]], label: point[2], index });
   }
 

@@ -1,20 +1,20 @@
 // What the playground needs from the browser, tested before Python starts, so that an old or locked-down
 // browser gets a sentence instead of a spinner.
+import { t } from "../i18n/messages.js";
+
+const CURRENT_BROWSER = () => t("Open the playground in a current Chrome, Edge, Firefox or Safari.");
 
 /** A sentence naming what this browser lacks, or null. */
 export function missingFeature() {
   if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
-    return "This browser cannot run WebAssembly, which Python in the page needs (it may be turned off). " +
-      "Open the playground in a current Chrome, Edge, Firefox or Safari.";
+    return `${t("This browser cannot run WebAssembly, which Python in the page needs (it may be turned off).")} ${CURRENT_BROWSER()}`;
   }
   if (self.origin === "null") {
     // A sandboxed iframe without allow-same-origin: the browser refuses it this site's workers.
-    return "This cell is in an iframe whose sandbox attribute leaves out allow-same-origin, so the browser " +
-      'does not let it start Python. The page that embeds it can add it: sandbox="allow-scripts allow-same-origin".';
+    return t('This cell is in an iframe whose sandbox attribute leaves out allow-same-origin, so the browser does not let it start Python. The page that embeds it can add it: sandbox="allow-scripts allow-same-origin".');
   }
   if (typeof Worker !== "function" || !supportsModuleWorkers()) {
-    return "This browser cannot start module workers, which Python in the page needs. " +
-      "Open the playground in a current Chrome, Edge, Firefox or Safari.";
+    return `${t("This browser cannot start module workers, which Python in the page needs.")} ${CURRENT_BROWSER()}`;
   }
   return null;
 }

@@ -5,6 +5,7 @@
 // restored in the background while the page was idle: once a run has ended and no other began for a moment,
 // never during a run nor before the first (most pages are read, not run, and a learner's first Runs come fast).
 import { Interpreter } from "./interpreter.js";
+import { t } from "../i18n/messages.js";
 
 export class PythonRestarted extends Error {
   constructor(reason) {
@@ -183,8 +184,8 @@ export class PythonClient {
     if (all.length) {
       const why = all.join("; ");
       interpreter.terminate(); // at once: nothing that the run left behind runs on
-      this.freshNotice = `A fresh Python runs this program: the last run ${why}, which would have changed later runs.`;
-      this.start("Starting a fresh Python…");
+      this.freshNotice = t("A fresh Python runs this program: the last run {why}, which would have changed later runs.", { why });
+      this.start(t("Starting a fresh Python…"));
       this.onFresh(this.freshNotice);
     }
     interpreter.whenSettled?.();
@@ -204,7 +205,7 @@ export class PythonClient {
     if (!this.pending) return;
     if (!this.pending.posted) {
       this.pending.whenReady?.();
-      this.settle().reject(new PythonRestarted("Stopped before it ran."));
+      this.settle().reject(new PythonRestarted(t("Stopped before it ran.")));
       return;
     }
     const { id } = this.pending;
@@ -214,7 +215,7 @@ export class PythonClient {
       if (!this.pending.stopping) this.restartUnlessStopped(id, buffer, performance.now()); // one watch per run
       this.pending.stopping = true;
     } else {
-      this.restart(`Stopped: Python was restarted (${whyNotInterruptible()}, so it cannot be interrupted).`);
+      this.restart(t("Stopped: Python was restarted ({why}, so it cannot be interrupted).", { why: whyNotInterruptible() }));
     }
   }
 
@@ -229,7 +230,7 @@ export class PythonClient {
       } else {
         // Read by tests when a Stop restarts where it should not: had Python taken the last interrupt?
         performance.mark("python-stop-restart", { detail: { taken: buffer[0] === 0, waited: Math.round(performance.now() - since) } });
-        this.restart("Python did not stop in time, so it was restarted.");
+        this.restart(t("Python did not stop in time, so it was restarted."));
       }
     }, INTERRUPT_GRACE_MS);
   }
@@ -268,19 +269,18 @@ export class PythonClient {
 
 /** Why Stop cannot interrupt Python in place here: WebKit is isolated and still has no SharedArrayBuffer. */
 function whyNotInterruptible() {
-  if (self.crossOriginIsolated) return "this browser has no SharedArrayBuffer";
+  if (self.crossOriginIsolated) return t("this browser has no SharedArrayBuffer");
   // A classroom's LAN address over plain HTTP: browsers ignore the isolation headers of an origin that is not
   // secure (docs/classroom.md, "Classroom").
-  if (!self.isSecureContext) return "this page is served over plain HTTP from a network address, which browsers do not isolate";
-  return "this page is not cross-origin isolated";
+  if (!self.isSecureContext) return t("this page is served over plain HTTP from a network address, which browsers do not isolate");
+  return t("this page is not cross-origin isolated");
 }
 
 function explainFailure(error) {
   if (/Maximum call stack size exceeded/.test(error)) {
     // Pyodide's C stack is far smaller than CPython's: freeing a very long chain of a learner's own
     // objects, or a __repr__ that recurses through C code, exhausts it and Pyodide cannot go on.
-    return "Python ran out of stack and was restarted. This happens when a very long chain of your own " +
-      "objects is freed, or a __repr__ calls itself through repr(): try a shorter loop.";
+    return t("Python ran out of stack and was restarted. This happens when a very long chain of your own objects is freed, or a __repr__ calls itself through repr(): try a shorter loop.");
   }
-  return `Python failed and was restarted: ${error}`;
+  return t("Python failed and was restarted: {error}", { error });
 }
