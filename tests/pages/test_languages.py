@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from backprop_playground.catalogues import compiled, po
 from backprop_playground.catalogues.extract import TEMPLATE
-from support.pages import graphs, open_playground, run
+from support.pages import graphs, open_playground, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -112,3 +112,71 @@ def test_a_page_without_a_language_the_site_has_is_english_as_before(page, site_
     shown = page.evaluate(PAGE_WORDS)
     assert [m for m in index_messages() if m.replace('<code>', '').replace('</code>', '') not in shown] == []
     assert not any('⟪' in words for words in shown)
+
+
+# Every visible text, title, aria-label and placeholder that did not come from the catalogue under en-XA: what
+# is not between ⟪ ⟫. Left out, as issue 45 says: code (the editor, <code>, <pre>), what the program printed,
+# graph drawings (svg), and what the page marks translate="no" (equations, file formats' names, the product's).
+UNMARKED = """() => {
+  const words = /[A-Za-z]{2}/;
+  const left = (element) => element.closest("pre, code, .cm-editor, svg, textarea, [translate=no]");
+  const marked = (text, element) => text.includes("⟪") || element.closest("[data-i18n]")?.textContent.includes("⟪");
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    const text = node.data.trim();
+    if (!words.test(text) || left(element) || !element.checkVisibility() || marked(text, element)) continue;
+    found.push(`${element.localName}.${element.className}: ${text}`);
+  }
+  for (const element of document.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
+    if (left(element) && element.closest("svg, .cm-editor, pre")) continue;
+    for (const name of ["title", "aria-label", "placeholder", "alt"]) {
+      const value = element.getAttribute(name);
+      if (value && words.test(value) && !value.includes("⟪")) found.push(`${element.localName}[${name}]: ${value}`);
+    }
+  }
+  return found;
+}"""
+
+
+def test_the_pseudo_locale_leaves_no_word_of_the_main_page_out_after_a_run_and_its_panels(page, site_url):
+    open_playground(page, site_url + '?locale=en-XA')
+    assert page.evaluate(UNMARKED) == []
+    section = run(page)
+    card = section.locator('.graph-card')
+    card.locator('g.node').filter(has=page.locator('text', has_text=re.compile('^w1$'))).click()
+    expect(section.get_by_test_id('node-explain')).to_be_visible()
+    assert page.evaluate(UNMARKED) == []
+    for opened in ['.graph-teach button >> nth=0', '.graph-stepper button >> nth=2', '.graph-teach button >> nth=3']:
+        card.locator(opened).click()  # step through backward, one step; the table
+    expect(card.locator('.graph-narration')).to_contain_text('⟪')
+    expect(card.get_by_test_id('graph-table')).to_be_visible()
+    assert page.evaluate(UNMARKED) == []
+    section.get_by_test_id('quiz').click()
+    section.get_by_test_id('quiz-check').click()
+    expect(section.locator('.quiz-score')).to_be_visible()
+    assert page.evaluate(UNMARKED) == []
+    page.get_by_test_id('share').click()
+    expect(page.get_by_test_id('share-link')).to_be_visible()
+    assert page.evaluate(UNMARKED) == []
+    page.get_by_test_id('embed').click()
+    expect(page.get_by_test_id('embed-code')).to_be_visible()
+    assert page.evaluate(UNMARKED) == []
+
+
+def test_the_runtime_s_words_are_french_around_python_s_own(page, site_url):
+    open_playground(page, site_url + '?locale=fr')
+    type_program(page, 'import numpy as np')
+    section = run(page, expected_state='error')
+    # Python's message as Python writes it, then the runtime's words in French
+    expect(section).to_contain_text(
+        "No module named 'numpy' : ce playground n'a pas numpy, et il fonctionne hors ligne"
+    )
+    type_program(page, 'a = Value(2.0, label="a")\nb = a * a; b.label = "b"\nb.backward()\ndraw_dot(b)')
+    card = run(page).locator('.graph-card')
+    card.get_by_role('button', name='Rétropropagation pas à pas : exécuter chaque _backward à tour de rôle').click()
+    card.get_by_role('button', name="Avancer d'une étape").click()
+    expect(card.locator('.graph-narration')).to_have_text(
+        'Étape 1 : b._backward() : * envoie 4.0 à a (utilisé deux fois)'
+    )

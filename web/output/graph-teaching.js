@@ -397,7 +397,9 @@ function nodeTable(rows, title) {
   table.append(head);
   for (const row of rows) {
     const tr = element("tr");
-    tr.append(element("td", "", row.label), element("td", "", row.op), element("td", "num", formatNumber(row.data)),
+    const [label, op] = [element("td", "", row.label), element("td", "", row.op)];
+    label.translate = op.translate = false; // the program's own label and op
+    tr.append(label, op, element("td", "num", formatNumber(row.data)),
       element("td", "num", row.grad === null || row.grad === undefined ? "–" : formatNumber(row.grad)));
     table.append(tr);
   }

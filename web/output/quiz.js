@@ -66,7 +66,9 @@ function itemRow(name, field, typed) {
   input.dataset.testid = "prediction";
   input.dataset.state = "pending";
   input.value = typed;
-  label.append(element("span", "quiz-name", `${name}.${field} =`), " ", input);
+  const asked = element("span", "quiz-name", `${name}.${field} =`);
+  asked.translate = false; // code: the value's name and its field
+  label.append(asked, " ", input);
   const answer = element("span", "quiz-answer");
   const reveal = element("div", "quiz-reveal");
   row.append(label, answer, reveal);

@@ -123,6 +123,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue 
   measure("install");
   progress(3, t("Starting the engine…"));
   playground = pyodide.pyimport("playground_runtime");
+  if (catalogue) playground.use_catalogue(JSON.stringify(catalogue)); // the runtime's words, as the page's
   if (start.from === "snapshot") playground.restored();
   watchPyodideApi();
   countScheduledCallbacks();

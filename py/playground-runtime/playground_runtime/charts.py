@@ -41,6 +41,7 @@ from scalargrad import engine, nn
 
 from .learner_points import returned_by_points
 from .numbers import json_number
+from .words import _
 
 SERIES_EVERY = 0.25  # seconds between two series events
 BOUNDARY_EVERY = 1.0  # seconds between two boundary events, at least
@@ -75,7 +76,7 @@ class Charts:
     def plot(self, step=None, **series):
         """Add a point to the live training chart: plot(step=k, loss=total_loss, accuracy=acc)."""
         if not series:
-            raise TypeError("plot() needs at least one named series, for example plot(step=k, loss=loss)")
+            raise TypeError(_("plot() needs at least one named series, for example plot(step=k, loss=loss)"))
         point = {'step': self._calls if step is None else _checked('step', step)}
         for name, value in series.items():
             point[name] = _checked(name, value)
@@ -91,7 +92,9 @@ class Charts:
         """Draw the decision boundary of a 2-D classifier `model` over the points X with labels y."""
         if len(X) != len(y) or not len(X):
             raise ValueError(
-                f"plot_boundary needs as many labels as points and at least one point: {len(X)} points, {len(y)} labels"
+                _(
+                    "plot_boundary needs as many labels as points and at least one point: {points} points, {labels} labels"
+                ).format(points=len(X), labels=len(y))
             )
         if self._clock() >= self._boundary_next:
             self._send_boundary(model, X, y)
@@ -126,7 +129,9 @@ def _checked(name, value):
     try:
         return json_number(_data(value), strict=True)
     except (TypeError, ValueError, OverflowError):
-        raise TypeError(f"plot() takes numbers or Values: {name} is {value!r}") from None
+        raise TypeError(
+            _("plot() takes numbers or Values: {name} is {value}").format(name=name, value=repr(value))
+        ) from None
 
 
 def boundary(model, X, y, value_class=engine.Value):
@@ -259,7 +264,9 @@ def _called_model(model, value_class, first):
             return with_floats
         except Exception:
             raise TypeError(
-                f"plot_boundary could not run the model on the point {first}: {type(e).__name__}: {e}"
+                _("plot_boundary could not run the model on the point {point}: {error}").format(
+                    point=first, error=f"{type(e).__name__}: {e}"
+                )
             ) from e
 
 

@@ -26,8 +26,9 @@ from .names import CHECKS as FILENAME
 from .names import EDITOR  # frames of the learner's own code
 from .numbers import shown
 from .teaching import table
+from .words import N_, _, ngettext
 
-PASSED = "All checks passed."
+PASSED = N_("All checks passed.")
 
 _show_graph = None  # the run in progress's, while run_checks runs
 
@@ -72,13 +73,15 @@ def expect_grads(root, message=''):
     and works on the learner's own class. On failure it draws the graph with every wrong grad marked
     and names the wrong one nearest the output, where the mistake shows first.
     """
-    nodes, _ = trace(root)
+    nodes, _edges = trace(root)
     results = gradcheck(root, nodes=nodes)
     if any(r.ok is None for r in results):
         raise CheckFailed(
-            "the grads of this graph could not be checked: recomputing it from each node's "
-            "`_op` and `_prev` does not give the same data. Does every result record both "
-            "operands and its operation?"
+            _(
+                "the grads of this graph could not be checked: recomputing it from each node's "
+                "`_op` and `_prev` does not give the same data. Does every result record both "
+                "operands and its operation?"
+            )
         )
     wrong = [r for r in results if not r.ok]
     if not wrong:
@@ -86,7 +89,13 @@ def expect_grads(root, message=''):
     _draw(root, [(r.node, r.numeric) for r in wrong])
     first = wrong[-1]  # results follow the topological order: the last is nearest the output
     others = len(wrong) - 1
-    more = f" ({others} more wrong grad{'s' if others > 1 else ''} marked in the graph)" if others else ''
+    more = (
+        ngettext(
+            " ({count} more wrong grad marked in the graph)", " ({count} more wrong grads marked in the graph)", others
+        ).format(count=others)
+        if others
+        else ''
+    )
     raise CheckFailed(_grad_text(first.node, first.analytic, first.numeric, message, more))
 
 
@@ -114,8 +123,10 @@ def run_checks(source, namespace, show_graph):
         code = compile(source, FILENAME, 'exec')
     except SyntaxError as e:
         return _failed(
-            f"This exercise's checks could not run (their line {e.lineno}: {e.msg}). "
-            "This is a mistake in the exercise, not in your code."
+            _(
+                "This exercise's checks could not run (their line {line}: {error}). "
+                "This is a mistake in the exercise, not in your code."
+            ).format(line=e.lineno, error=e.msg)
         )
     scope = {**namespace, **HELPERS}
     _show_graph = show_graph
@@ -127,7 +138,7 @@ def run_checks(source, namespace, show_graph):
         return _failed(explain(e, source))
     finally:
         _show_graph = None
-    return {'status': 'passed', 'message': PASSED}
+    return {'status': 'passed', 'message': _(PASSED)}
 
 
 def _failed(message):
@@ -140,18 +151,18 @@ def explain(error, source, filename=FILENAME):
     `source` is the checking code, compiled as `filename` (an nbgrader test cell is '<test>')."""
     stack = frames(error.__traceback__)
     if isinstance(error, AssertionError) and stack and stack[-1][0] == filename:
-        return str(error) or f"A check failed: `{_line(source, stack[-1][1])}`."  # a check's own assert
+        return str(error) or _("A check failed: `{line}`.").format(line=_line(source, stack[-1][1]))  # its own assert
     what = getattr(error, '_checking', None)
     if what is None:
         lines = [line for name, line in stack if name == filename]
         what = _line(source, lines[-1]) if lines else None
     mine = [line for name, line in stack if name == EDITOR]
-    where = f" (line {mine[-1]} of your code)" if mine else ''
+    where = _(" (line {line} of your code)").format(line=mine[-1]) if mine else ''
     if isinstance(error, AssertionError):
-        raised = "an `assert` in your code failed" + (f": {error}" if str(error) else '')
+        raised = _("an `assert` in your code failed") + (f": {error}" if str(error) else '')
     else:
-        raised = f"it raised {type(error).__name__}" + (f": {error}" if str(error) else '')
-    return (f"Checking `{what}`: " if what else '') + raised + where
+        raised = _("it raised {error}").format(error=type(error).__name__) + (f": {error}" if str(error) else '')
+    return (_("Checking `{what}`: ").format(what=what) if what else '') + raised + where
 
 
 def frames(tb):
@@ -176,7 +187,7 @@ def _draw(root, marks):
     except GraphTooLarge:
         return
     label = getattr(root, 'label', '') or ''
-    title = f"{label} (wrong grads marked)" if label else "your values (wrong grads marked)"
+    title = _("{label} (wrong grads marked)").format(label=label) if label else _("your values (wrong grads marked)")
     _show_graph(dot.source, dot.node_count, title, **_arithmetic(root))
 
 
@@ -191,8 +202,14 @@ def _arithmetic(root):
 
 def _grad_text(node, actual, expected, message, more=''):
     label = getattr(node, 'label', '')
-    grad = f"{label}.grad" if label else f"the grad of the value with data {shown(getattr(node, 'data', None))}"
-    text = f"{grad} is {shown(actual)}, expected {shown(expected)}{more}"
+    grad = (
+        f"{label}.grad"
+        if label
+        else _("the grad of the value with data {data}").format(data=shown(getattr(node, 'data', None)))
+    )
+    text = _("{grad} is {actual}, expected {expected}{more}").format(
+        grad=grad, actual=shown(actual), expected=shown(expected), more=more
+    )
     return f"{text}: {message}" if message else text
 
 

@@ -8,6 +8,7 @@ from . import teaching
 from .charts import Charts
 from .groups import grouped_only
 from .live import LiveGraphs
+from .words import _
 
 OPEN_GROUPED = 300  # values: a network bigger than this opens grouped by neuron, the full graph a click away
 
@@ -115,7 +116,11 @@ class Drawing:
         limit = 2 * MAX_NODES  # a value is a record node plus an op node
         if count > limit:
             self.show_too_large(
-                f"this graph has {count:,} nodes, more than the {limit:,} that can be drawn", count, limit
+                _("this graph has {count} nodes, more than the {limit} that can be drawn").format(
+                    count=f"{count:,}", limit=f"{limit:,}"
+                ),
+                count,
+                limit,
             )
         else:
             self.show_graph(graph.source, count, getattr(graph, 'name', None) or '')

@@ -5,6 +5,7 @@ import os
 import traceback
 
 from .names import EDITOR as FILENAME
+from .words import N_, _
 
 # The files whose frames stand between a learner's own or end at a learner's call (the namespace's draw_dot,
 # plot and display hook, the drawing that calls a learner's __repr__, sys.stdout's write, the stand-ins): left
@@ -14,20 +15,22 @@ TRIMMED = frozenset(
     os.path.join(os.path.dirname(__file__), name)
     for name in ('runner.py', 'events.py', 'namespaces.py', 'drawing.py', 'stand_ins.py')
 )
-AVAILABLE = (
+AVAILABLE = N_(
     "the Python standard library, scalargrad (also importable as micrograd), graphviz and micropip "
     "are available; the playground installs nothing from the internet"
 )
 # What to use instead of a package that this offline build does not have.
 INSTEAD = {
-    'numpy': "use lists and the math module, or a Value for each number",
-    'matplotlib': "plot(step=k, loss=loss.data) draws a live chart, and plot_boundary(model, X, y) a decision boundary",
-    'torch': (
+    'numpy': N_("use lists and the math module, or a Value for each number"),
+    'matplotlib': N_(
+        "plot(step=k, loss=loss.data) draws a live chart, and plot_boundary(model, X, y) a decision boundary"
+    ),
+    'torch': N_(
         "to cross-check gradients as the tutorials do with PyTorch, call gradcheck(root) "
         "(from scalargrad.gradcheck import gradcheck) or press the graph's Check gradients button"
     ),
-    'sklearn': "make_moons(n_samples=100, noise=0.1) is built in, as in micrograd's demo",
-    'pandas': "use lists and dicts",
+    'sklearn': N_("make_moons(n_samples=100, noise=0.1) is built in, as in micrograd's demo"),
+    'pandas': N_("use lists and dicts"),
 }
 # The names that notebooks give these packages: `np` undefined means `import numpy as np` failed earlier.
 ALIASES = {
@@ -41,17 +44,17 @@ ALIASES = {
 def _missing_module(error, message):
     package = (error.name or '').split('.')[0]
     if package in INSTEAD:
-        return (
-            f"{message}: this playground has no {package}, and it runs offline, so it cannot install it. "
-            f"Instead, {INSTEAD[package]}. Also here: {AVAILABLE}."
-        )
-    return f"{message}. In this playground {AVAILABLE}."
+        return _(
+            "{message}: this playground has no {package}, and it runs offline, so it cannot install it. "
+            "Instead, {instead}. Also here: {available}."
+        ).format(message=message, package=package, instead=_(INSTEAD[package]), available=_(AVAILABLE))
+    return _("{message}. In this playground {available}.").format(message=message, available=_(AVAILABLE))
 
 
 def syntax_error(e):
     return {
         'type': type(e).__name__,
-        'message': f"{e.msg} (line {e.lineno}, column {e.offset})",
+        'message': _("{message} (line {line}, column {column})").format(message=e.msg, line=e.lineno, column=e.offset),
         'traceback': ''.join(traceback.format_exception_only(type(e), e)),
         'line': e.lineno,
         'column': e.offset,
@@ -87,10 +90,10 @@ def runtime_error(e, filename=FILENAME):
         message = _missing_module(e, message)
     elif type(e) is NameError and type(e.name) is str and e.name in ALIASES:
         package, statement = ALIASES[e.name]
-        message = (
-            f"{message}; it would come from `{statement}`, and this playground has no {package} "
-            f"(it runs offline, so it cannot install it). Instead, {INSTEAD[package]}."
-        )
+        message = _(
+            "{message}; it would come from `{statement}`, and this playground has no {package} "
+            "(it runs offline, so it cannot install it). Instead, {instead}."
+        ).format(message=message, statement=statement, package=package, instead=_(INSTEAD[package]))
     return {
         'type': type(e).__name__,
         'message': message,

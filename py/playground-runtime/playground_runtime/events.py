@@ -4,6 +4,8 @@ lists them). Printed text goes line by line, so that it shows while a loop runs;
 import json
 import math
 
+from .words import _
+
 
 class Output:
     """Sends printed text line by line (so it shows while a loop runs), every other event at once."""
@@ -39,8 +41,9 @@ class Output:
                     json.dumps(
                         {
                             'type': 'notice',
-                            'text': f"Output stopped after {self.MAX_TEXT:,} characters; "
-                            "the program goes on without showing more.",
+                            'text': _(
+                                "Output stopped after {count} characters; the program goes on without showing more."
+                            ).format(count=f"{self.MAX_TEXT:,}"),
                         }
                     )
                 )

@@ -12,6 +12,8 @@ import math
 from scalargrad import nn
 from scalargrad.engine import Value
 
+from .words import _
+
 MAX_PARAMETERS = 100_000
 
 
@@ -27,7 +29,7 @@ def forward_example(text):
         or sizes[0] != 2
         or not all(type(n) is int and 0 < n < 1000 for n in sizes)
     ):
-        raise ValueError("choosing an example works for an MLP with 2 inputs")
+        raise ValueError(_("choosing an example works for an MLP with 2 inputs"))
     model = nn.MLP(sizes[0], sizes[1:], activation=activation)
     weights = model.parameters()
     if (
@@ -35,15 +37,23 @@ def forward_example(text):
         or len(parameters) > MAX_PARAMETERS
         or not all(type(v) in (int, float) and math.isfinite(v) for v in parameters)
     ):
-        raise ValueError("the chart's model does not have the parameters its sizes say")
+        raise ValueError(_("the chart's model does not have the parameters its sizes say"))
     for p, value in zip(weights, parameters):
         p.data = float(value)
     out = model([Value(x1, label='x1'), Value(x2, label='x2')])
     out.backward()
     label = spec.get('label')
     print(
-        f"Example {int(spec.get('index', 0)) + 1}: x = ({x1:.4f}, {x2:.4f}), label {label}. The model's score "
-        f"{out.data:.4f} says class {'+1' if out.data > 0 else '-1'}. Its graph, forwarded alone, with the grads "
-        f"of its score:"
+        _(
+            "Example {number}: x = ({x1}, {x2}), label {label}. The model's score {score} says class {sign}. "
+            "Its graph, forwarded alone, with the grads of its score:"
+        ).format(
+            number=int(spec.get('index', 0)) + 1,
+            x1=f"{x1:.4f}",
+            x2=f"{x2:.4f}",
+            label=label,
+            score=f"{out.data:.4f}",
+            sign='+1' if out.data > 0 else '-1',
+        )
     )
     return out

@@ -14,6 +14,8 @@ import types
 import scalargrad
 from scalargrad import datasets
 
+from .words import _
+
 MAX_POINTS = 10_000  # a learner's own points, per run
 
 # An object's attributes: a module global that changed with every run would look, to
@@ -28,7 +30,7 @@ def checked(text):
         return None
     found = json.loads(text)
     if not isinstance(found, list) or len(found) > MAX_POINTS:
-        raise ValueError("not a list of at most 10,000 points")
+        raise ValueError(_("not a list of at most 10,000 points"))
     kept = []
     for point in found:
         if not (
@@ -38,7 +40,7 @@ def checked(text):
             and type(point[2]) is int
             and all(type(v) in (int, float) and math.isfinite(v) for v in point[:2])
         ):
-            raise ValueError(f"{point!r} is not [x1, x2, label] with label 0 or 1")
+            raise ValueError(_("{point} is not [x1, x2, label] with label 0 or 1").format(point=repr(point)))
         kept.append((float(point[0]), float(point[1]), point[2]))
     return kept or None
 

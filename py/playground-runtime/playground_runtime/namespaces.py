@@ -13,6 +13,7 @@ from scalargrad.graph import trace
 from .learner_points import points
 from .program import DISPLAY
 from .stand_ins import display
+from .words import _
 
 
 class Env:
@@ -69,4 +70,4 @@ def reset(env):
 
 
 def _no_input(prompt=''):
-    raise RuntimeError("input() is not available in the playground: write the value into the code instead")
+    raise RuntimeError(_("input() is not available in the playground: write the value into the code instead"))

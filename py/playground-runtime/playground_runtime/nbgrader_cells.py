@@ -2,6 +2,7 @@
 
 from .checks import explain, frames
 from .names import TEST as TEST_FILENAME
+from .words import _
 
 
 class TestCell:
@@ -23,17 +24,20 @@ class TestCell:
         if error is None and wrote_stderr:
             return {
                 'status': 'failed',
-                'message': "This cell wrote to stderr (see below). nbgrader scores a test "
-                "cell that does as failed, even when its asserts pass.",
+                'message': _(
+                    "This cell wrote to stderr (see below). nbgrader scores a test "
+                    "cell that does as failed, even when its asserts pass."
+                ),
             }
         if error is None:
-            return {'status': 'passed', 'message': "This cell's tests passed."}
+            return {'status': 'passed', 'message': _("This cell's tests passed.")}
         lines = [line for name, line in frames(error.__traceback__) if name == TEST_FILENAME]
         if lines and lines[-1] in self.hidden:
             raised = '' if isinstance(error, AssertionError) else f" ({type(error).__name__}: {error})"
-            return {'status': 'failed', 'message': f"A hidden test of this cell failed{raised}. Its code is not shown."}
+            message = _("A hidden test of this cell failed{raised}. Its code is not shown.").format(raised=raised)
+            return {'status': 'failed', 'message': message}
         stub = (
-            " The answer still has nbgrader's `raise NotImplementedError()`: write your code in its place."
+            _(" The answer still has nbgrader's `raise NotImplementedError()`: write your code in its place.")
             if isinstance(error, NotImplementedError)
             else ''
         )
@@ -42,5 +46,5 @@ class TestCell:
     def redact(self, error):
         """The page's error report of this cell, with hidden tests' lines left out."""
         if error.get('line') in self.hidden:
-            error.update(message='a hidden test of this cell failed', traceback='')
+            error.update(message=_('a hidden test of this cell failed'), traceback='')
         error['line'] = self.visible_line(error.get('line'))

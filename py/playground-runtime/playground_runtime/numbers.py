@@ -4,6 +4,8 @@ it says so."""
 
 import math
 
+from .words import _
+
 
 def json_number(x, strict=False):
     """x as JSON can hold it: an int (below 2**53, else as a float), a finite float, or None (nan, infinities,
@@ -38,7 +40,7 @@ def shown(x):
     by its data; anything else by its repr, cut to 60 characters."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         if hasattr(x, 'data'):
-            return f"a {type(x).__name__} with data {shown(x.data)}"
+            return _("a {kind} with data {data}").format(kind=type(x).__name__, data=shown(x.data))
         text = repr(x)
         return text if len(text) <= 60 else text[:57] + '...'
     if isinstance(x, int):

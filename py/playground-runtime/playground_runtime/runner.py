@@ -52,6 +52,7 @@ from .namespaces import ENVS, Env, reset
 from .nbgrader_cells import TestCell
 from .program import parse
 from .stand_ins import RECURSION_LIMIT, active, cap_recursion, install
+from .words import _
 
 __all__ = ['run', 'reset', 'watch', 'restored']
 
@@ -97,16 +98,27 @@ def _begin(source, emit, env, checks, test, points):
         error = syntax_error(e)
         result = {'status': 'error', 'error': error}
         if test is not None:
-            result['check'] = {'status': 'failed', 'message': f"This cell is not valid Python: {error['message']}."}
+            result['check'] = {
+                'status': 'failed',
+                'message': _("This cell is not valid Python: {error}.").format(error=error['message']),
+            }
             test.redact(error)
         return json.dumps(result)
     for line, text in skipped:
-        output.event(type='notice', text=f"Line {line}: skipped {text!r}, a notebook command, not Python.")
+        output.event(
+            type='notice',
+            text=_("Line {line}: skipped {command}, a notebook command, not Python.").format(
+                line=line, command=repr(text)
+            ),
+        )
     try:
         learner_points.take(points)
     except ValueError as e:
         output.event(
-            type='notice', text=f"The points sent with this run were left out ({e}): points() gives the moons."
+            type='notice',
+            text=_("The points sent with this run were left out ({reason}): points() gives the moons.").format(
+                reason=e
+            ),
         )
 
     space = Env() if env is None else ENVS.setdefault(env, Env())
@@ -147,7 +159,7 @@ async def _execute(code, space, checks, test):
         release_traceback(e)
         if isinstance(e, MemoryError):
             # What the program held may stay in reference cycles: a fresh Python gives all of it back.
-            result['fresh'] = 'ran out of memory'
+            result['fresh'] = _('ran out of memory')
     finally:
         # Stop keeps the charts and graphs so far: drawing them (a boundary through a slow model may take
         # seconds) is not interrupted by the page's Stop, which it repeats while the run goes on.

@@ -8,6 +8,7 @@ import types
 from scalargrad import engine, nn
 
 from . import learner_points
+from .words import _
 
 # The run in progress, for IPython.display.display (an object's attribute: a module global that changed
 # with every run would look, to playground_runtime.isolation, like a run changing this module).
@@ -18,7 +19,7 @@ def display(*values):
     """Jupyter's display(): each value shows in place, a Value or a graph as a graph."""
     drawing = active.drawing
     if drawing is None:
-        raise RuntimeError("display() shows values only while a program runs")
+        raise RuntimeError(_("display() shows values only while a program runs"))
     for value in values:
         drawing.display(value, is_last=True, explicit=True)
 
@@ -56,8 +57,9 @@ _set_recursion_limit = sys.setrecursionlimit
 def cap_recursion(limit):
     if isinstance(limit, int) and limit > MAX_RECURSION_LIMIT:
         print(
-            f"The playground allows at most {MAX_RECURSION_LIMIT:,} nested calls: the recursion limit is "
-            f"{MAX_RECURSION_LIMIT:,}, not {limit:,}.",
+            _("The playground allows at most {most} nested calls: the recursion limit is {most}, not {limit}.").format(
+                most=f"{MAX_RECURSION_LIMIT:,}", limit=f"{limit:,}"
+            ),
             file=sys.stderr,
         )
         limit = MAX_RECURSION_LIMIT

@@ -38,6 +38,7 @@ from .explain import explanation
 from .groups import groups, neuron_of
 from .numbers import json_number as number
 from .numbers import shown
+from .words import _, ngettext
 
 MAX_STEPS = 500
 MAX_CHECK = 300
@@ -158,12 +159,12 @@ def _name(node):
     label = getattr(node, 'label', '')
     if label not in ('', None):
         return str(label)
-    return f"the value with data {shown(getattr(node, 'data', None))}"
+    return _("the value with data {data}").format(data=shown(getattr(node, 'data', None)))
 
 
 def _grad_of(node):
     label = getattr(node, 'label', '')
-    return f"{label}.grad" if label not in ('', None) else f"the grad of {_name(node)}"
+    return f"{label}.grad" if label not in ('', None) else _("the grad of {name}").format(name=_name(node))
 
 
 def _callee(node, code_names):
@@ -185,9 +186,9 @@ def _callee(node, code_names):
 def _narrate(node, kids, nodes, changed, before, after, code_names):
     """ "`o._backward()`: tanh sends 0.5 to n", from what the closure really changed."""
     callee = _callee(node, code_names)
-    call = f"`{callee}._backward()`" if callee else f"`_backward()` of {_name(node)}"
+    call = f"`{callee}._backward()`" if callee else _("`_backward()` of {name}").format(name=_name(node))
     if not changed:
-        return f"{call}: nothing changes"
+        return _("{call}: nothing changes").format(call=call)
     position = {id(n): j for j, n in enumerate(nodes)}
     uses = {}
     for k in ops.operands(node, kids):
@@ -199,13 +200,21 @@ def _narrate(node, kids, nodes, changed, before, after, code_names):
         shown_ids.add(id(k))
         j = position[id(k)]
         count = uses.get(id(k), 1)
-        repeat = ' (used twice)' if count == 2 else f' (used {count} times)' if count > 2 else ''
-        parts.append(f"{shown(_change(before[j], after[j]))} to {_name(k)}{repeat}")
+        repeat = (
+            _(' (used twice)') if count == 2 else _(' (used {count} times)').format(count=count) if count > 2 else ''
+        )
+        parts.append(_("{change} to {name}").format(change=shown(_change(before[j], after[j])), name=_name(k)) + repeat)
     op = getattr(node, '_op', '')
-    text = f"{call}: {op} sends {_joined(parts)}" if op else f"{call}: sends {_joined(parts)}"
+    sends = _joined(parts)
+    text = (
+        _("{call}: {op} sends {sends}").format(call=call, op=op, sends=sends)
+        if op
+        else _("{call}: sends {sends}").format(call=call, sends=sends)
+    )
     others = [j for j in changed if id(nodes[j]) not in shown_ids]
     if others:
-        text += "; it also sets " + _joined([f"{_grad_of(nodes[j])} to {shown(after[j])}" for j in others])
+        sets = [_("{grad} to {value}").format(grad=_grad_of(nodes[j]), value=shown(after[j])) for j in others]
+        text += _("; it also sets {values}").format(values=_joined(sets))
     return text
 
 
@@ -217,7 +226,7 @@ def _change(old, new):
 
 
 def _joined(parts):
-    return parts[0] if len(parts) == 1 else ', '.join(parts[:-1]) + ' and ' + parts[-1]
+    return parts[0] if len(parts) == 1 else _("{some} and {last}").format(some=', '.join(parts[:-1]), last=parts[-1])
 
 
 def grad_check(root, nodes, edges, names, rankdir):
@@ -226,11 +235,11 @@ def grad_check(root, nodes, edges, names, rankdir):
     result = {'checked': 0, 'wrong': [], 'dot': None, 'reason': None}
     root_grad = getattr(root, 'grad', None)
     if number(root_grad) in (None, 0):
-        result['reason'] = (
-            f"{_grad_of(root)} is {shown(root_grad)}: no backward pass has run on this graph "
-            f"yet, so there are no grads to check. Call backward() on it (or set its grad to "
-            f"1.0 and call each _backward()) before drawing it."
-        )
+        result['reason'] = _(
+            "{grad} is {value}: no backward pass has run on this graph "
+            "yet, so there are no grads to check. Call backward() on it (or set its grad to "
+            "1.0 and call each _backward()) before drawing it."
+        ).format(grad=_grad_of(root), value=shown(root_grad))
         return result
     replay = Replay(root, order=nodes)
     checks = [replay.check(n) for n in nodes if hasattr(n, 'grad')]
@@ -266,31 +275,39 @@ def _reused_hint(wrong_nodes, nodes):
     for node in wrong_nodes:
         count = uses.get(id(node), 0)
         if count > 1:
-            return (
-                f"{_name(node)} is used {count} times, so its grad is the sum of what each use sends: "
-                f"does every `_backward` add with `+=`? An `=` keeps only the last share."
-            )
+            return _(
+                "{name} is used {count} times, so its grad is the sum of what each use sends: "
+                "does every `_backward` add with `+=`? An `=` keeps only the last share."
+            ).format(name=_name(node), count=count)
     return None
 
 
 def _why_unchecked(count, total, replay):
-    some = f"{count} of the {total} grads were not checked" if count < total else "No grad could be checked"
+    some = (
+        _("{count} of the {total} grads were not checked").format(count=count, total=total)
+        if count < total
+        else _("No grad could be checked")
+    )
     if not replay.unreplayable:
-        return f"{some}: their data are not plain numbers."
+        return _("{some}: their data are not plain numbers.").format(some=some)
     node = replay.order[replay.unreplayable[-1]]  # nearest the output: it hides the most
     name, op = _name(node), getattr(node, '_op', '')
     if not op:
-        why = f"{name} has no `_op`, so it cannot be recomputed from its inputs"
+        why = _("{name} has no `_op`, so it cannot be recomputed from its inputs").format(name=name)
     elif _known(op):
-        why = (
-            f"recomputing {name} with {op!r} from its inputs does not give its data (does it record "
-            f"every input in `_prev`?)"
-        )
+        why = _(
+            "recomputing {name} with {op} from its inputs does not give its data (does it record "
+            "every input in `_prev`?)"
+        ).format(name=name, op=repr(op))
     else:
-        why = f"{name} has the op {op!r}, which the check cannot recompute"
+        why = _("{name} has the op {op}, which the check cannot recompute").format(name=name, op=repr(op))
     more = len(replay.unreplayable) - 1
-    also = f" ({more} more value{'s' if more > 1 else ''} like it)" if more else ''
-    return f"{some}: {why}{also}, so nothing it is computed from can be nudged."
+    also = (
+        ngettext(" ({count} more value like it)", " ({count} more values like it)", more).format(count=more)
+        if more
+        else ''
+    )
+    return _("{some}: {why}{also}, so nothing it is computed from can be nudged.").format(some=some, why=why, also=also)
 
 
 def _known(op):

@@ -8,8 +8,8 @@
   under translate="no" (HTML's own way of saying so). web/dom/translate-page.js reads a page the same way.
 - web/'s modules: the first argument of each call of t() (web/i18n/messages.js), a string literal, and the
   first two of tn() (one and many: a plural message).
-- The page's Python runtime: the first argument of each _("…"), a string constant, and the first two of
-  ngettext().
+- The page's Python runtime (playground_runtime/words.py): the first argument of each _("…") and N_("…"), a
+  string constant, and the first two of ngettext().
 """
 
 import ast
@@ -115,9 +115,9 @@ def module_messages(text, name):
 def python_messages(text):
     found = []
     for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ('_', 'ngettext'):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ('_', 'N_', 'ngettext'):
             texts = [arg.value for arg in node.args[:2] if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
-            if node.func.id == '_' and texts:
+            if node.func.id in ('_', 'N_') and texts:
                 found.append((node.lineno, node.col_offset, texts[0]))
             elif len(texts) == 2:
                 found.append((node.lineno, node.col_offset, tuple(texts)))
