@@ -4,8 +4,10 @@
 // `embed.js?lang=python` also turns fenced code blocks of that language into cells (code-blocks.js says
 // which markup counts), for Markdown sites that cannot add attributes, and blocks marked `# exercise: ID`
 // (and its `# checks:`, `# hint:`, `# solution:` blocks) into exercises (exercise-blocks.js); `env`, `theme`
-// and `tries` (failed tries before a solution is offered) may be given in the query too, for the whole page.
+// and `tries` (failed tries before a solution is offered) may be given in the query too, for the whole page,
+// and `locale` (hosts/article-language.js: else the article's <html lang>).
 // It also sizes this site's embed.html iframes on the page (frame-height.js).
+import "./hosts/article-language.js"; // first: the cells' language, before the catalogue loads
 import { hostedCell } from "./hosts/cell-host.js";
 import { codeOf } from "./dom/code-text.js";
 import { button } from "./dom/element.js";
@@ -20,6 +22,7 @@ import { Session } from "./session/session.js";
 import { playgroundLink } from "./hosts/playground-link.js";
 import { playgroundPages } from "./hosts/playground-pages.js";
 import { encodeCode } from "./formats/share-link.js";
+import { t } from "./i18n/messages.js";
 
 const query = new URL(import.meta.url).searchParams;
 const DEFAULT_ENV = query.get("env") || "page";
@@ -57,18 +60,18 @@ function makeCell(pre, { element = pre, code = codeOf(pre), quiz = pre.hasAttrib
     readOnly: pre.hasAttribute("data-readonly"),
     quiz,
   });
-  const restart = button("Restart", { className: "quiet", testid: "restart", title: `Forget every name that the cells of env "${env}" defined` });
+  const restart = button(t("Restart"), { className: "quiet", testid: "restart", title: t('Forget every name that the cells of env "{env}" defined', { env }) });
   restart.addEventListener("click", () => {
     envCells.reset(env);
     cell.output.startRun();
-    cell.output.message("notice", "Restarted: this env's names are gone. The next Run runs its cells again from the first.");
+    cell.output.message("notice", t("Restarted: this env's names are gone. The next Run runs its cells again from the first."));
   });
   parts.tools.append(restart);
   const pages = playgroundPages(pre, query.get("playground"));
   if (pages) {
     const open = playgroundLink(() => codeForPlayground(cell), () => cell.points.get(), pages.index);
     const asNotebook = document.createElement("a");
-    Object.assign(asNotebook, { href: pages.notebook, target: "_blank", rel: "noopener", textContent: "Open as notebook ↗" });
+    Object.assign(asNotebook, { href: pages.notebook, target: "_blank", rel: "noopener", textContent: t("Open as notebook ↗") });
     asNotebook.dataset.testid = "open-as-notebook";
     asNotebook.addEventListener("click", async (event) => {
       event.preventDefault();
@@ -116,7 +119,7 @@ for (const exercise of fenced.exercises) addExercise(exercise);
 
 function addExercise(exercise) {
   exercises += 1;
-  const { host } = makeExercise(exercise, session, { theme: exercise.theme || pageTheme, name: `Exercise ${exercises}`, tries: PAGE_TRIES });
+  const { host } = makeExercise(exercise, session, { theme: exercise.theme || pageTheme, name: t("Exercise {number}", { number: exercises }), tries: PAGE_TRIES });
   exercise.element.replaceWith(host);
 }
 performance.mark("cells-shown"); // read by bench/page.py

@@ -120,7 +120,7 @@ export class Cell {
   forwardExample(spec) {
     const code = exampleProgram(spec);
     if (!code || this.busy) return;
-    this.run({ note: `example ${spec.index + 1} of the chart, forwarded alone`, request: { code, env: null, checks: null } });
+    this.run({ note: t("example {number} of the chart, forwarded alone", { number: spec.index + 1 }), request: { code, env: null, checks: null } });
   }
 
   /** Calls listener(result) after each run, with what run() resolves with (assignments listen). */

@@ -1,6 +1,8 @@
 // A page's cells that share envs, like a notebook's cells share a kernel, and the order they run in: Run on
 // a cell first runs its env's hidden setup code and the earlier cells of its env that have not run since the
 // env started.
+import { t, tn } from "../i18n/messages.js";
+
 export class EnvCells {
   constructor(session) {
     this.session = session;
@@ -60,11 +62,11 @@ export class EnvCells {
     for (const earlier of this.earlierCells(cell)) {
       if (stopped || !needed) break;
       current = earlier;
-      const { status } = await earlier.run({ note: `run first, because cell ${cell.number} needs it` });
+      const { status } = await earlier.run({ note: t("run first, because cell {number} needs it", { number: cell.number }) });
       if (status !== "ok") {
         cell.release();
         cell.output.startRun();
-        cell.output.message("warning", `Cell ${earlier.number} did not finish, so this cell did not run. Fix or run cell ${earlier.number}, then press Run here again.`);
+        cell.output.message("warning", t("Cell {number} did not finish, so this cell did not run. Fix or run cell {number}, then press Run here again.", { number: earlier.number }));
         return;
       }
       this.ran.add(earlier);
@@ -73,7 +75,7 @@ export class EnvCells {
       cell.release();
       if (stopped) {
         cell.output.startRun();
-        cell.output.message("warning", "Stopped before this cell ran.");
+        cell.output.message("warning", t("Stopped before this cell ran."));
       }
       return;
     }
@@ -95,11 +97,11 @@ export class EnvCells {
         this.ran.add(`setup:${cell.env}`);
         return true;
       }
-      cell.output.startRun("setup");
-      cell.output.message("error", "The page's hidden setup code failed:");
+      cell.output.startRun(t("setup"));
+      cell.output.message("error", t("The page's hidden setup code failed:"));
       if (result.error) cell.output.error(result.error);
     } catch (error) {
-      cell.output.startRun("setup");
+      cell.output.startRun(t("setup"));
       cell.output.message("error", error.message);
     }
     return false;
@@ -107,8 +109,10 @@ export class EnvCells {
 
   explainLoss(cell) {
     const lost = this.cells.filter((other) => other.env === cell.env && this.lost.has(other)).map((other) => other.number);
-    const which = lost.length ? `the names that cell${lost.length > 1 ? "s" : ""} ${lost.join(", ")} defined are gone` : "its names are gone";
-    cell.output.message("warning", `Python restarted, so ${which}. Press Run again: the cells before this one run first.`);
+    const which = lost.length
+      ? tn("the names that cell {cells} defined are gone", "the names that cells {cells} defined are gone", lost.length, { cells: lost.join(", ") })
+      : t("its names are gone");
+    cell.output.message("warning", t("Python restarted, so {which}. Press Run again: the cells before this one run first.", { which }));
   }
 
   /** Empties an env: its cells run afresh, from the first, on the next Run. */

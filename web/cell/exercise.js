@@ -10,6 +10,7 @@ import { resultView, solutionOffer } from "./result-view.js";
 import { button, element } from "../dom/element.js";
 import { read, write } from "./saved-code.js";
 import { reportResult } from "./results.js";
+import { t, tn } from "../i18n/messages.js";
 
 /**
  * Makes the exercise; returns {host, cell}: the host (data-testid="exercise") goes where the caller puts it.
@@ -43,27 +44,27 @@ export function makeExercise(exercise, session, { theme = "auto", name = "", tri
   triesNote.dataset.testid = "tries-left";
   const helpers = element("div", "exercise-help");
   parts.extra.append(result, triesNote, helpers);
-  if (saved.passed) showResult("passed", "✓ Passed. Your code is kept in this browser.");
-  else showResult("idle", checks ? "Press Run to check your code." : "This exercise has no checks.");
+  if (saved.passed) showResult("passed", t("✓ Passed. Your code is kept in this browser."));
+  else showResult("idle", checks ? t("Press Run to check your code.") : t("This exercise has no checks."));
 
   const hintBox = element("div", "hints");
   let shown = 0;
-  const hintButton = button(`Show a hint (${hints.length})`, { className: "quiet", testid: "hint", title: "Reveal the next hint" });
+  const hintButton = button(t("Show a hint ({count})", { count: hints.length }), { className: "quiet", testid: "hint", title: t("Reveal the next hint") });
   hintButton.addEventListener("click", async () => {
     if (shown >= hints.length) return;
     const hint = element("div", "hint");
     hintBox.append(hint);
     shown += 1;
-    hintButton.textContent = shown < hints.length ? `Next hint (${hints.length - shown} left)` : "No more hints";
+    hintButton.textContent = shown < hints.length ? t("Next hint ({count} left)", { count: hints.length - shown }) : t("No more hints");
     hintButton.disabled = shown === hints.length;
     hint.append(await hints[shown - 1]());
   });
   const offer = solutionOffer(cell, solution ?? "");
-  const reset = button("Reset exercise", { className: "quiet", testid: "reset", title: "Go back to the starter code and forget this exercise's progress" });
+  const reset = button(t("Reset exercise"), { className: "quiet", testid: "reset", title: t("Go back to the starter code and forget this exercise's progress") });
   reset.addEventListener("click", () => {
     cell.setText(starter);
     write(key, null);
-    showResult("idle", "Press Run to check your code.");
+    showResult("idle", t("Press Run to check your code."));
     offer.clear();
     showTries(0);
   });
@@ -79,28 +80,28 @@ export function makeExercise(exercise, session, { theme = "auto", name = "", tri
     if (triesNote.hidden) return false;
     if (limit === "never") {
       host.dataset.triesLeft = "never";
-      triesNote.textContent = "The solution is not offered for this exercise.";
+      triesNote.textContent = t("The solution is not offered for this exercise.");
       return false;
     }
     const left = Math.max(0, limit - failed);
     host.dataset.triesLeft = String(left);
-    triesNote.textContent = left === 0 ? "The solution is offered below." :
-      `The solution is offered after ${left} more failed ${left === 1 ? "try" : "tries"}.`;
+    triesNote.textContent = left === 0 ? t("The solution is offered below.") :
+      tn("The solution is offered after {count} more failed try.", "The solution is offered after {count} more failed tries.", left, { count: left });
     return left === 0;
   }
 
   async function check() {
-    showResult("running", "Checking…");
+    showResult("running", t("Checking…"));
     const outcome = await cell.run();
     if (outcome.status === "ok" && outcome.check) {
       const passed = outcome.check.status === "passed";
       showResult(passed ? "passed" : "failed", `${passed ? "✓" : "✗"} ${outcome.check.message}`);
     } else if (outcome.status === "error") {
-      showResult("failed", "✗ Your code raised an error before the checks could run: see the traceback below.");
+      showResult("failed", t("✗ Your code raised an error before the checks could run: see the traceback below."));
     } else if (outcome.status === "ok") {
-      showResult("idle", "This exercise has no checks.");
+      showResult("idle", t("This exercise has no checks."));
     } else {
-      showResult("idle", "Stopped before the checks ran. Press Run to check your code.");
+      showResult("idle", t("Stopped before the checks ran. Press Run to check your code."));
     }
     const state = { passed: "passed", failed: "failed" }[result.dataset.state];
     if (state) {

@@ -2,6 +2,7 @@
 // offered after a failed try. exercise.js and notebook/assignment.js put both in a cell's `extra` part.
 import { button, element } from "../dom/element.js";
 import { codeBlock } from "./cell-view.js";
+import { t } from "../i18n/messages.js";
 
 /** {box, show(state, text, lead)}: `lead` (points) comes first, in bold; code in `text` is between backticks. */
 export function resultView(testid) {
@@ -18,13 +19,13 @@ export function resultView(testid) {
 
 /** A "Show the solution" button, hidden until offer(), and the box that shows the solution with a way to use it. */
 export function solutionOffer(cell, solution) {
-  const show = button("Show the solution", { className: "quiet", testid: "solution", title: "Show a solution that passes" });
+  const show = button(t("Show the solution"), { className: "quiet", testid: "solution", title: t("Show a solution that passes") });
   show.hidden = true;
   const box = element("div", "solution");
   show.addEventListener("click", () => {
-    const use = button("Put it in the editor", { className: "quiet", title: "Replace your code with the solution (Ctrl+Z brings yours back)" });
+    const use = button(t("Put it in the editor"), { className: "quiet", title: t("Replace your code with the solution (Ctrl+Z brings yours back)") });
     use.addEventListener("click", () => cell.setText(solution));
-    box.replaceChildren(codeBlock(solution, "A solution"), use);
+    box.replaceChildren(codeBlock(solution, t("A solution")), use);
     show.hidden = true;
   });
   return {

@@ -6,6 +6,7 @@ import { Cell } from "../cell/cell.js";
 import { buildCellView } from "../cell/cell-view.js";
 import { EXAMPLES, exampleText } from "./examples.js";
 import { reportHeight } from "./frame-height.js";
+import { t } from "../i18n/messages.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { Session } from "../session/session.js";
 import { playgroundLink } from "./playground-link.js";
@@ -23,7 +24,7 @@ try {
   code = options.has("code") ? await decodeCode(options.get("code")) : await exampleText(options.get("example") || EXAMPLES[0].file);
   points = await decodePoints(options.get("points"));
 } catch (error) {
-  problem = `${error.message} The first example is shown instead.`;
+  problem = t("{reason} The first example is shown instead.", { reason: error.message });
   code = await exampleText(EXAMPLES[0].file).catch(() => "");
 }
 
@@ -43,7 +44,7 @@ if (options.has("autorun")) {
     cell.run();
   } else {
     cell.output.startRun();
-    cell.output.message("notice", "This link asks to run its code at once. Code from a link runs only when you press Run.");
+    cell.output.message("notice", t("This link asks to run its code at once. Code from a link runs only when you press Run."));
   }
 }
 // In a frame on another site, storage is partitioned by that site: precaching there would download the

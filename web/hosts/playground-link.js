@@ -2,6 +2,7 @@
 // anew as the pointer or the focus arrives and again on the click, since the code may have changed since.
 import { element } from "../dom/element.js";
 import { linkWithCode } from "../formats/share-link.js";
+import { t } from "../i18n/messages.js";
 
 const PLAYGROUND = new URL("../index.html", import.meta.url).href;
 
@@ -10,7 +11,7 @@ const PLAYGROUND = new URL("../index.html", import.meta.url).href;
  * open, `points()` the cell's own data (or null).
  */
 export function playgroundLink(code, points = () => null, playground = PLAYGROUND) {
-  const link = element("a", "", "Open in playground ↗");
+  const link = element("a", "", t("Open in playground ↗"));
   Object.assign(link, { href: playground, target: "_blank", rel: "noopener" });
   link.dataset.testid = "open-in-playground";
   const refresh = async () => (link.href = await linkWithCode(playground, await code(), points()));

@@ -1,6 +1,7 @@
 // Registers the service worker (sw.js) for this site's own pages, and offers a reload when a new build
 // has been installed beside the running one: the page never switches under the learner.
 import { element } from "../dom/element.js";
+import { t } from "../i18n/messages.js";
 
 const SITE = new URL("../", import.meta.url); // the site root, one folder up
 const NUDGE = new URL("./offline/nudge-worker.js", SITE);
@@ -39,12 +40,12 @@ function offerReload(accept) {
   const toast = element("div", "update-toast");
   toast.dataset.testid = "update";
   toast.setAttribute("role", "status");
-  const button = element("button", "", "Reload");
+  const button = element("button", "", t("Reload"));
   button.type = "button";
-  const text = element("span", "", "A new version is ready: ");
+  const text = element("span", "", `${t("A new version is ready:")} `);
   button.addEventListener("click", () => {
     button.disabled = true;
-    text.textContent = "Switching to the new version… ";
+    text.textContent = `${t("Switching to the new version…")} `;
     accept();
   });
   toast.append(text, button);

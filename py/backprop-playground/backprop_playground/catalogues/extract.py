@@ -20,7 +20,7 @@ from ..paths import PY, ROOT, WEB
 from .po import Entry
 
 TEMPLATE = ROOT / 'locales' / 'backprop-playground.pot'
-PAGES = ['index.html']  # grows page by page until every page's words come from the catalogue (issue 45)
+PAGES = ['index.html', 'embed.html']  # grows page by page until every page's words come from the catalogue (issue 45)
 HEADER = {
     'Project-Id-Version': 'Backprop Playground',
     'MIME-Version': '1.0',

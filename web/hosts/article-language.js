@@ -1,0 +1,19 @@
+// The language of an article's cells, chosen before any module reads the catalogue (embed.js imports this
+// first): `embed.js?locale=fr` where the article's script says so, else `?locale=` in the article's address
+// (the reader's, as on any page), else the article's own <html lang> (fr-CA: French), else English. The
+// article's <html lang> is the author's and is left as it is.
+import { chooseLocale, matchLocale, pageLocale } from "../i18n/locale.js";
+
+// The script tag that loaded the site's embed.js (read for its query, not imported): the site's root is one folder up.
+const EMBED = `${new URL("../", import.meta.url).href}embed.js`;
+
+function scriptLocale() {
+  for (const script of document.querySelectorAll("script[src]")) {
+    const src = new URL(script.getAttribute("src"), document.baseURI);
+    if (src.href.split(/[?#]/)[0] === EMBED && src.searchParams.has("locale")) return src.searchParams.get("locale");
+  }
+  return null;
+}
+
+const asked = new URLSearchParams(location.search).has("locale") ? pageLocale() : null;
+chooseLocale(matchLocale(scriptLocale()) ?? asked ?? matchLocale(document.documentElement.lang));
