@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from backprop_playground.catalogues import compiled
+from support.languages import unmarked
 from support.pages import cells, check
 
 pytestmark = pytest.mark.usefixtures('site')
@@ -60,39 +61,11 @@ def test_an_article_in_a_language_the_site_lacks_has_english_cells(page, site_ur
     expect(page.get_by_test_id('exercise').get_by_test_id('reset')).to_have_text('Reset exercise')
 
 
-# What the cells show (in their shadow roots) that did not come from the catalogue under en-XA: code, output
-# and drawings left out, as on the main page (test_languages.py), and the author's own hints.
-CELLS_UNMARKED = """() => {
-  const words = /[A-Za-z]{2}/;
-  const left = (element) => element.closest("pre, code, .cm-editor, svg, textarea, [translate=no], .hint");
-  const found = [];
-  for (const host of document.querySelectorAll("*")) {
-    const root = host.shadowRoot;
-    if (!root) continue;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const element = node.parentElement;
-      const text = node.data.trim();
-      if (!words.test(text) || left(element) || !element.checkVisibility() || text.includes("⟪")) continue;
-      found.push(`${element.localName}.${element.className}: ${text}`);
-    }
-    for (const element of root.querySelectorAll("[title], [aria-label], [placeholder]")) {
-      if (element.closest("svg, .cm-editor, pre")) continue;
-      for (const name of ["title", "aria-label", "placeholder"]) {
-        const value = element.getAttribute(name);
-        if (value && words.test(value) && !value.includes("⟪")) found.push(`${element.localName}[${name}]: ${value}`);
-      }
-    }
-  }
-  return found;
-}"""
-
-
 def test_the_pseudo_locale_leaves_no_word_of_a_cell_or_an_exercise_out(page, site_url, other_origin):
     page.goto(write_article(other_origin, 'pseudo.html', f'{site_url}embed.js?locale=en-XA'))
     box = page.get_by_test_id('exercise')
     expect(box.get_by_test_id('reset')).to_have_text(compiled.pseudo('Reset exercise'))
-    assert page.evaluate(CELLS_UNMARKED) == []
+    assert unmarked(page, authored='.hint, h1, body > p') == []
     check(box, 'failed')
     box.get_by_test_id('hint').click()
     expect(box.locator('.hint')).to_have_count(1)
@@ -101,7 +74,7 @@ def test_the_pseudo_locale_leaves_no_word_of_a_cell_or_an_exercise_out(page, sit
     cells(page).first.get_by_test_id('run').click()
     expect(cells(page).first.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=60_000)
     cells(page).first.get_by_test_id('restart').click()
-    assert page.evaluate(CELLS_UNMARKED) == []
+    assert unmarked(page, authored='.hint, h1, body > p') == []
 
 
 def test_embed_html_follows_locale_in_its_address(page, site_url):

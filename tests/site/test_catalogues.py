@@ -63,6 +63,7 @@ def test_the_pseudo_locale_wraps_and_lengthens_each_message_and_keeps_its_placeh
     shown = compiled.pseudo('Ctrl+Enter runs · <code>draw_dot(v)</code> draws {count} graphs')
     assert shown.startswith('⟪') and shown.endswith('⟫')
     assert KEPT.findall(shown) == ['<code>draw_dot(v)</code>', '{count}']
+    assert compiled.pseudo('Or <strong>Open</strong> one') == '⟪Órr <strong>Óppéññ</strong> óññé⟫'  # its words marked
     for entry in po.read(TEMPLATE.read_text(encoding='utf-8'))[1]:
         shown = compiled.pseudo(entry.msgid)
         words = KEPT.sub('', entry.msgid)
@@ -75,6 +76,7 @@ def test_a_page_is_read_as_the_page_translates_it():
     <button title="Run it (Ctrl+Enter)">▶ Run</button> <button aria-label="Close">✕</button>
     <p>Some <b>bold</b> words</p>
     <p data-i18n>Press   <code>Run</code> to run</p>
+    <p data-i18n>Or <strong>Open…</strong> one</p>
     <pre>print("not this")</pre><code>nor this</code><input placeholder="Your name"><select><option>First</option></select>
     </body></html>"""
     assert page_messages(page) == [
@@ -85,6 +87,7 @@ def test_a_page_is_read_as_the_page_translates_it():
         'Close',
         'bold',
         'Press <code>Run</code> to run',
+        'Or <strong>Open…</strong> one',
         'Your name',
         'First',
     ]

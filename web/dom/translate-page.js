@@ -1,6 +1,6 @@
 // A page's own words, in its HTML, in the reader's language. The page is read as `build.py messages` reads it
 // (py/backprop-playground/backprop_playground/catalogues/extract.py): each element's text where it has no
-// element inside, an element marked data-i18n as one message with its <code> kept, and the title,
+// element inside, an element marked data-i18n as one message with its <code> and <strong> kept, and the title,
 // aria-label, placeholder and alt attributes; nothing inside script, style, pre, code, textarea or svg, or
 // under translate="no".
 import { locale, translation } from "../i18n/messages.js";
@@ -8,7 +8,7 @@ import { locale, translation } from "../i18n/messages.js";
 const SKIPPED = new Set(["script", "style", "pre", "code", "textarea", "svg"]);
 const ATTRIBUTES = ["title", "aria-label", "placeholder", "alt"];
 const LETTER = /\p{L}/u;
-const CODE = /(<code>.*?<\/code>)/;
+const INLINE = /(<code>.*?<\/code>|<strong>.*?<\/strong>)/;
 
 const collapsed = (text) => text.split(/\s+/).filter(Boolean).join(" ");
 
@@ -35,16 +35,17 @@ function translateAttribute(element, name) {
   if (LETTER.test(text) && translation(text) !== text) element.setAttribute(name, translation(text));
 }
 
-/** Text and <code> as one message; the translation's own <code> parts become code elements again. */
+/** Text, <code> and <strong> as one message; the translation's own such parts become those elements again. */
 function translateInline(element) {
-  const parts = [...element.childNodes].map((node) => (node.localName === "code" ? `<code>${node.textContent}</code>` : node.textContent ?? ""));
+  const inline = (node) => node.localName === "code" || node.localName === "strong";
+  const parts = [...element.childNodes].map((node) => (inline(node) ? `<${node.localName}>${node.textContent}</${node.localName}>` : node.textContent ?? ""));
   const text = collapsed(parts.join(""));
   if (translation(text) === text) return;
-  element.replaceChildren(...translation(text).split(CODE).filter(Boolean).map((part) => {
-    const code = part.match(/^<code>(.*)<\/code>$/);
-    if (!code) return document.createTextNode(part);
-    const node = document.createElement("code");
-    node.textContent = code[1];
+  element.replaceChildren(...translation(text).split(INLINE).filter(Boolean).map((part) => {
+    const tagged = part.match(/^<(code|strong)>(.*)<\/\1>$/);
+    if (!tagged) return document.createTextNode(part);
+    const node = document.createElement(tagged[1]);
+    node.textContent = tagged[2];
     return node;
   }));
 }

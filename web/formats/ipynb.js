@@ -1,6 +1,7 @@
 // Jupyter notebooks (nbformat 4) in and out: what notebook-page.js opens and saves, and embed.js makes. A
 // run's outputs read from the page are notebook/run-outputs.js.
 import { validPoints } from "./points.js";
+import { t } from "../i18n/catalogue.js";
 
 export class BadNotebook extends Error {
   constructor(message) {
@@ -17,19 +18,19 @@ const joined = (source) => (Array.isArray(source) ? source.join("") : String(sou
  * attachments and cells this page does not show (an unknown cell_type) go back as they came. `cells` are
  * those the page shows: [{index (in json.cells), type: "markdown" | "code", raw, source, outputs, json}].
  */
-export function parseNotebook(text, name = "this file") {
+export function parseNotebook(text, name = t("this file")) {
   let notebook;
   try {
     notebook = JSON.parse(text);
   } catch (error) {
-    throw new BadNotebook(`${name} is not a Jupyter notebook: it is not JSON (${error.message}).`);
+    throw new BadNotebook(t("{name} is not a Jupyter notebook: it is not JSON ({error}).", { name, error: error.message }));
   }
   if (!notebook || typeof notebook !== "object" || !Array.isArray(notebook.cells)) {
-    throw new BadNotebook(`${name} is not a Jupyter notebook: it has no list of cells.`);
+    throw new BadNotebook(t("{name} is not a Jupyter notebook: it has no list of cells.", { name }));
   }
   if (notebook.nbformat !== 4) {
-    throw new BadNotebook(`${name} is nbformat ${notebook.nbformat ?? "unknown"}; this page opens nbformat 4 ` +
-      "(Jupyter saves that since 2015: open and save it in Jupyter or JupyterLite to convert it).");
+    throw new BadNotebook(t("{name} is nbformat {version}; this page opens nbformat 4 (Jupyter saves that since 2015: open and save it in Jupyter or JupyterLite to convert it).",
+      { name, version: notebook.nbformat ?? t("unknown") }));
   }
   const cells = [];
   notebook.cells.forEach((cell, index) => {

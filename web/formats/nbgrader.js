@@ -1,6 +1,7 @@
 // nbgrader's cell metadata and markers, read as nbgrader 0.9 reads them (its ClearSolutions and
 // ClearHiddenTests preprocessors and utils.determine_grade): what each cell is in an assignment, and the
 // student version of a teacher's source cell. Pure functions of a cell's JSON and text.
+import { t } from "../i18n/catalogue.js";
 
 export const CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()";
 export const TEXT_STUB = "YOUR ANSWER HERE";
@@ -38,14 +39,14 @@ function regions(text, [begin, end], onRegion) {
   let inside = null;
   text.split("\n").forEach((line, i) => {
     if (line.includes(begin)) {
-      if (inside) throw new Error(`a "${begin}" inside another one (line ${i + 1})`);
+      if (inside) throw new Error(t('a "{marker}" inside another one (line {line})', { marker: begin, line: i + 1 }));
       inside = { start: i + 1, indent: line.match(/^\s*/)[0] };
     } else if (line.includes(end) && inside) {
       onRegion({ ...inside, end: i + 1 }, kept);
       inside = null;
     } else if (!inside) kept.push(line);
   });
-  if (inside) throw new Error(`"${begin}" on line ${inside.start} has no "${end}"`);
+  if (inside) throw new Error(t('"{begin}" on line {line} has no "{end}"', { begin, line: inside.start, end }));
   return kept.join("\n");
 }
 

@@ -3,6 +3,7 @@
 // learner's changes. Storage that is blocked or full says so; the notebook stays open either way.
 // A record is {key, name, url, original, changes, touched}: `touched` once the learner typed or ran.
 import { loadNotebook, recentNotebooks, saveNotebook } from "../notebook/stored-notebooks.js";
+import { dateLocale, t } from "../i18n/messages.js";
 
 const SAVE_AFTER_MS = 400; // after the last keystroke
 const CONFIRM_MS = 6000;
@@ -25,7 +26,7 @@ export class NotebookKeeper {
       const [newest] = await recentNotebooks();
       return newest ? await loadNotebook(newest.key) : null;
     } catch (error) {
-      this.say(`Notebooks you open are not kept in this browser: ${error.message}. Use Download .ipynb to keep your work.`, "error");
+      this.say(t("Notebooks you open are not kept in this browser: {error}. Use Download .ipynb to keep your work.", { error: error.message }), "error");
       return null;
     }
   }
@@ -44,7 +45,7 @@ export class NotebookKeeper {
     this.current = current;
     this.touched = restored; // the record says whether the learner changed anything since it was opened
     this.revert.hidden = !restored;
-    this.revert.textContent = "Revert to the original";
+    this.revert.textContent = t("Revert to the original");
     delete this.revert.dataset.confirm;
     this.saveNow();
   }
@@ -54,7 +55,7 @@ export class NotebookKeeper {
     if (!this.current) return;
     this.touched = true;
     this.revert.hidden = false;
-    if (this.status.dataset.kind !== "error") this.say("Saving your changes in this browser…", "saving");
+    if (this.status.dataset.kind !== "error") this.say(t("Saving your changes in this browser…"), "saving");
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.saveNow(), SAVE_AFTER_MS);
   }
@@ -72,12 +73,11 @@ export class NotebookKeeper {
         await saveNotebook(record);
         // A change made since this record was taken is not in it: the save that holds it says "saved".
         if (this.current !== current || this.timer !== null || this.newest !== record) return;
-        const time = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-        this.say(`Your work on ${name} is kept in this browser (saved ${time}).`);
+        const time = new Date().toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+        this.say(t("Your work on {name} is kept in this browser (saved {time}).", { name, time }));
         await this.listRecent();
       } catch (error) {
-        this.say(`Your work on ${name} is not being kept in this browser: ${error.message}. ` +
-          "It stays open here; use Download .ipynb to keep a copy.", "error");
+        this.say(t("Your work on {name} is not being kept in this browser: {error}. It stays open here; use Download .ipynb to keep a copy.", { name, error: error.message }), "error");
       }
     });
     return this.saving;
@@ -98,7 +98,8 @@ export class NotebookKeeper {
       button.className = "recent-notebook";
       button.dataset.testid = "recent-notebook";
       button.textContent = name;
-      button.title = `Saved ${new Date(saved).toLocaleString()}`;
+      button.translate = false; // a file's name
+      button.title = t("Saved {time}", { time: new Date(saved).toLocaleString(dateLocale) });
       if (key === this.current?.key) button.setAttribute("aria-current", "true");
       button.addEventListener("click", async () => {
         await this.saveNow();
@@ -114,11 +115,11 @@ export class NotebookKeeper {
   revertClicked() {
     if (this.revert.dataset.confirm === undefined) {
       this.revert.dataset.confirm = "";
-      this.revert.textContent = "Click again to discard your changes";
+      this.revert.textContent = t("Click again to discard your changes");
       setTimeout(() => {
         if (this.revert.dataset.confirm === undefined) return;
         delete this.revert.dataset.confirm;
-        this.revert.textContent = "Revert to the original";
+        this.revert.textContent = t("Revert to the original");
       }, CONFIRM_MS);
       return;
     }

@@ -21,6 +21,7 @@ import { decodeCode } from "../formats/share-link.js";
 import DOMPurify from "../vendor/purify.es.mjs";
 import { quizOfMetadata } from "../formats/exercise-markers.js";
 import { markdownHint } from "./exercise-blocks.js";
+import { t, tn } from "../i18n/messages.js";
 
 const MAX_BYTES = 50e6;
 
@@ -63,12 +64,12 @@ async function open(text, name, { key = `file:${name}:${fingerprint(text)}`, url
   let shown;
   const opening = ++openings;
   try {
-    if (text.length > MAX_BYTES) throw new BadNotebook(`${name} is ${(text.length / 1e6).toFixed(0)} MB, more than this page opens.`);
+    if (text.length > MAX_BYTES) throw new BadNotebook(t("{name} is {size} MB, more than this page opens.", { name, size: (text.length / 1e6).toFixed(0) }));
     const parsed = isLesson(name) ? parseLesson(text, name) : parseNotebook(text, name);
     shown = await build(parsed, name, kept, key);
   } catch (error) {
-    const why = error instanceof BadNotebook ? error.message : `${name} could not be shown: ${error.message}.`;
-    if (opening === openings) say(`${why} The notebook that was open stays open.`, "error");
+    const why = error instanceof BadNotebook ? error.message : t("{name} could not be shown: {error}.", { name, error: error.message });
+    if (opening === openings) say(t("{why} The notebook that was open stays open.", { why }), "error");
     return;
   }
   if (opening !== openings) return; // the learner opened another notebook meanwhile
@@ -89,18 +90,24 @@ async function open(text, name, { key = `file:${name}:${fingerprint(text)}`, url
   keeper.opened({ key, name, url, original: text, changes: () => [...changesOf(shownNow)] }, Boolean(kept?.touched));
   document.title = `${name} · Backprop Playground`;
   runAllButton.disabled = downloadButton.disabled = false;
-  const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
   heading.textContent = name.replace(/\.(ipynb|md|markdown)$/i, "");
-  const back = kept ? `Your work on ${name} is back from this browser: Revert to the original discards it. ` : "";
-  const changedSince = kept && revertTo !== text ? "The notebook at its address has changed since: Revert opens the new version. " : "";
+  const back = kept ? `${t("Your work on {name} is back from this browser: Revert to the original discards it.", { name })} ` : "";
+  const changedSince = kept && revertTo !== text ? `${t("The notebook at its address has changed since: Revert opens the new version.")} ` : "";
+  const tests = rest.entries.filter((entry) => entry.role === "test").length;
   const what = rest.assignment
-    ? `An assignment: ${count(rest.entries.filter((entry) => entry.role === "test").length, "test cell")} check the answers and score them. `
+    ? `${t("An assignment: {tests} check the answers and score them.", { tests: tn("{count} test cell", "{count} test cells", tests, { count: tests }) })} `
     : "";
   const exercises = current.entries.filter((entry) => entry.exercise).length;
-  const checked = exercises ? `${count(exercises, "exercise")}, checked by its own Run, ` : "";
-  say(`${back}${changedSince}Opened ${name}: ${count(current.codeCells.length, "code cell")}, ${checked}` +
-    `${count(current.entries.length - current.codeCells.length - exercises, "Markdown cell")}. ${what}` +
-    "Run a cell, or Run all. Shift+Enter runs a cell and moves to the next.");
+  const checked = exercises ? `${t("{exercises}, checked by its own Run", { exercises: tn("{count} exercise", "{count} exercises", exercises, { count: exercises }) })}, ` : "";
+  const code = current.codeCells.length;
+  const markdown = current.entries.length - current.codeCells.length - exercises;
+  const opened = t("Opened {name}: {code}, {checked}{markdown}.", {
+    name,
+    code: tn("{count} code cell", "{count} code cells", code, { count: code }),
+    checked,
+    markdown: tn("{count} Markdown cell", "{count} Markdown cells", markdown, { count: markdown }),
+  });
+  say(`${back}${changedSince}${opened} ${what}${t("Run a cell, or Run all. Shift+Enter runs a cell and moves to the next.")}`);
   session.start();
   performance.mark("notebook-shown"); // read by bench/notebook.py
 }
@@ -133,7 +140,7 @@ async function build(parsed, name, kept, key) {
     try {
       version = studentVersion(entry.json, entry.source, student);
     } catch (error) {
-      throw new BadNotebook(`${name} is not a valid nbgrader assignment: in its cell ${i + 1}, ${error.message}.`);
+      throw new BadNotebook(t("{name} is not a valid nbgrader assignment: in its cell {number}, {error}.", { name, number: i + 1, error: error.message }));
     }
     return { ...entry, ...roleOf(entry.json), ...version, kept: keptChanges.get(entry.index) ?? null };
   });
@@ -149,7 +156,7 @@ async function build(parsed, name, kept, key) {
       exercises += 1;
       const exercise = { ...entry.exercise, hints: entry.exercise.hints.map(markdownHint) }; // a lesson's hints are Markdown
       const { host, cell } = makeExercise(exercise, session,
-        { name: `Exercise ${exercises}`, place: key, code: entry.kept?.source, onChange: () => keeper.changed() });
+        { name: t("Exercise {number}", { number: exercises }), place: key, code: entry.kept?.source, onChange: () => keeper.changed() });
       cell.onResult(() => keeper.changed());
       Object.assign(entry, { cell, host });
       return host;
@@ -174,7 +181,7 @@ async function build(parsed, name, kept, key) {
       },
     });
     cell.onResult(() => keeper.changed());
-    if (entry.role === "test" || entry.role === "locked") parts.tools.append(element("span", "cell-note", "Read-only"));
+    if (entry.role === "test" || entry.role === "locked") parts.tools.append(element("span", "cell-note", t("Read-only")));
     // A source notebook's saved outputs may show its solutions: the student version has none.
     showSavedOutputs(parts.output, entry.kept?.outputs ?? (student ? [] : entry.outputs));
     Object.assign(entry, { cell, host, parts });
@@ -227,16 +234,17 @@ async function runAll() {
   const running = current;
   const { envCells, codeCells } = running;
   runAllButton.disabled = true;
-  say(`Running ${codeCells.length} ${codeCells.length === 1 ? "cell" : "cells"}…`);
+  say(tn("Running {count} cell…", "Running {count} cells…", codeCells.length, { count: codeCells.length }));
   try {
     const { failed, stopped } = await envCells.runAll(codeCells, () => running.closed);
     if (running.closed) return; // another notebook was opened meanwhile: its message stays
     const numbers = failed.map((cell) => codeCells.indexOf(cell) + 1);
-    if (stopped) say(`Stopped at cell ${numbers.at(-1)}: the cells after it did not run.`, "warning");
+    if (stopped) say(t("Stopped at cell {number}: the cells after it did not run.", { number: numbers.at(-1) }), "warning");
     else if (failed.length) {
-      say(`Ran all ${codeCells.length} cells; ${failed.length === 1 ? "cell" : "cells"} ${numbers.join(", ")} failed ` +
-        "(see the output under each). The cells after a failed one ran anyway, as in Jupyter.", "warning");
-    } else say(`Ran all ${codeCells.length} ${codeCells.length === 1 ? "cell" : "cells"}.`);
+      say(tn("Ran all {count} cells; cell {cells} failed (see the output under each). The cells after a failed one ran anyway, as in Jupyter.",
+        "Ran all {count} cells; cells {cells} failed (see the output under each). The cells after a failed one ran anyway, as in Jupyter.",
+        failed.length, { count: codeCells.length, cells: numbers.join(", ") }), "warning");
+    } else say(tn("Ran all {count} cell.", "Ran all {count} cells.", codeCells.length, { count: codeCells.length }));
   } finally {
     runAllButton.disabled = false;
   }
@@ -264,7 +272,7 @@ function save(text, name, type) {
 
 async function openFile(file) {
   if (!file) return;
-  say(`Opening ${file.name}…`);
+  say(t("Opening {name}…", { name: file.name }));
   await openKept(await file.text(), file.name, `file:${file.name}`);
 }
 
@@ -282,7 +290,7 @@ async function openFromFragment() {
     try {
       await openKept(await decodeCode(fragment.get("nb")), fragment.get("name") || "article.ipynb", "link");
     } catch (error) {
-      say(`This link's notebook could not be read: ${error.message}`, "error");
+      say(t("This link's notebook could not be read: {error}", { error: error.message }), "error");
     }
     return;
   }
@@ -292,10 +300,10 @@ async function openFromFragment() {
   try {
     url = new URL(address, location.href);
   } catch {
-    say(`"${address}" is not a URL.`, "error");
+    say(t('"{address}" is not a URL.', { address }), "error");
     return;
   }
-  say(`Downloading ${url.href}…`);
+  say(t("Downloading {url}…", { url: url.href }));
   const key = `url:${url.href}`;
   const stored = await keeper.stored(key);
   const kept = stored?.touched ? stored : null;
@@ -304,13 +312,12 @@ async function openFromFragment() {
     response = await fetch(url, { credentials: "omit" });
   } catch {
     if (kept) return open(kept.original, kept.name, { key, url: url.href, kept });
-    say(`Could not download ${url.href}: the host is unreachable, or it does not let other sites read the file ` +
-      "(it must send CORS headers). Download the notebook and open it with Open notebook… instead.", "error");
+    say(t("Could not download {url}: the host is unreachable, or it does not let other sites read the file (it must send CORS headers). Download the notebook and open it with Open notebook… instead.", { url: url.href }), "error");
     return;
   }
   if (!response.ok) {
     if (kept) return open(kept.original, kept.name, { key, url: url.href, kept });
-    say(`Could not download ${url.href}: the host answered ${response.status} ${response.statusText}.`, "error");
+    say(t("Could not download {url}: the host answered {status}.", { url: url.href, status: `${response.status} ${response.statusText}` }), "error");
     return;
   }
   const text = await response.text();

@@ -7,6 +7,8 @@ import { useCatalogue } from "./catalogue.js";
 
 export { t, tn, translation } from "./catalogue.js";
 export const locale = pageLocale();
+/** The locale for dates and times: the page's language, or the browser's own for English (as before languages). */
+export const dateLocale = locale === "en" ? undefined : locale;
 /** The catalogue the page uses, or null for English: the Python worker gets it with its "init" message. */
 export const catalogue = locale === "en" ? null : await load(locale);
 useCatalogue(catalogue);

@@ -3,6 +3,7 @@
 // is the teacher's source, is offered after a test below it fails.
 import { reportResult } from "../cell/results.js";
 import { resultView, solutionOffer } from "../cell/result-view.js";
+import { t } from "../i18n/messages.js";
 
 const shownPoints = (points) => String(Number(points.toFixed(2)));
 
@@ -30,20 +31,20 @@ export function attachAssignment(entries, scoreBox, onChange = () => {}) {
   const showScore = () => {
     const points = [...earned.values()].reduce((sum, value) => sum + value, 0);
     Object.assign(scoreBox.dataset, { points: shownPoints(points), maxPoints: shownPoints(maxPoints) });
-    scoreBox.textContent = `${shownPoints(points)} / ${shownPoints(maxPoints)} points`;
+    scoreBox.textContent = t("{points} / {max} points", { points: shownPoints(points), max: shownPoints(maxPoints) });
     scoreBox.hidden = false;
   };
 
   for (const entry of tests) {
     const { box, show } = resultView("test-result");
     entry.parts.extra.append(box);
-    const of = (points) => `${shownPoints(points)} / ${shownPoints(entry.points)} points`;
-    show("idle", "Not checked yet: run this cell (or Run all) to check the answers above it.", of(0));
+    const of = (points) => t("{points} / {max} points", { points: shownPoints(points), max: shownPoints(entry.points) });
+    show("idle", t("Not checked yet: run this cell (or Run all) to check the answers above it."), of(0));
     entry.cell.onResult((result) => {
       const check = result.check;
       if (check?.status === "passed") show("passed", `✓ ${check.message}`, of(entry.points));
       else if (check) show("failed", `✗ ${check.message}`, of(0));
-      else show("idle", "Stopped before the tests finished: run this cell again to check.", of(0));
+      else show("idle", t("Stopped before the tests finished: run this cell again to check."), of(0));
       earned.set(entry, check?.status === "passed" ? entry.points : 0);
       if (check) {
         reportResult({ kind: "test", id: entry.gradeId ?? "", state: check.status, code: answersBefore(entries, entry).map((answer) => answer.cell.getText()).join("\n\n"),

@@ -2,6 +2,7 @@
 // cell runs here. SVG and HTML go through DOMPurify; images are data: URLs, as the notebook holds them.
 import DOMPurify from "../vendor/purify.es.mjs";
 import { element } from "../dom/element.js";
+import { t } from "../i18n/messages.js";
 
 const purify = DOMPurify(window);
 // No <style> (in a shadow root it could restyle the whole cell, :host included) and no popovers (the top
@@ -17,7 +18,7 @@ export function showSavedOutputs(root, outputs) {
   if (!outputs.length) return;
   const section = element("section", "run saved");
   section.dataset.testid = "saved-output";
-  section.append(element("header", "run-header", "Saved in the notebook · not run here yet"));
+  section.append(element("header", "run-header", t("Saved in the notebook · not run here yet")));
   for (const output of outputs) {
     const shown = render(output);
     if (shown) section.append(shown);

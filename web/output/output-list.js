@@ -5,12 +5,12 @@ import { element } from "../dom/element.js";
 import { graphCard, readableBox, showGraph } from "./graph-view.js";
 import { LiveCard } from "./live-graph.js";
 import { pointEditor } from "./point-editor.js";
-import { t } from "../i18n/messages.js";
+import { dateLocale, t } from "../i18n/messages.js";
 
 const SMALL_GRAPH = 100; // values: few enough to lay out again, to find a layout that reads whole
 const NARROW = "(max-width: 700px)";
 // Made once, as the page loads: a formatter's first use costs milliseconds, which the first Run would wait for.
-const CLOCK = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const CLOCK = new Intl.DateTimeFormat(dateLocale, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 // Other layouts of the same graph, for when left to right does not fit: records with their fields
 // stacked (narrower), then top to bottom.

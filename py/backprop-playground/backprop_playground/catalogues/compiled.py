@@ -8,8 +8,9 @@ import re
 from . import po
 
 ACCENTED = dict(zip('aeiouycnAEIOUYCN', 'áéíóúýçñÁÉÍÓÚÝÇÑ'))
-# Left as they are: a {placeholder} and the <code>…</code> that a page's message keeps.
-KEPT = re.compile(r'(\{\w+\}|<code>.*?</code>)')
+# Left as they are: a {placeholder}, the <code>…</code> that a page's message keeps, and <strong>'s tags (its
+# words are accented).
+KEPT = re.compile(r'(\{\w+\}|<code>.*?</code>|</?strong>)')
 
 
 def catalogue(locale, text):

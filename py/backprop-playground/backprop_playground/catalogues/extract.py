@@ -3,7 +3,7 @@
 
 - web/'s pages that load web/dom/translate-page.js (PAGES: the others are not translated yet): each element's
   text where it has no element inside (a button's label, an option, a heading), an element marked `data-i18n`
-  as one message with its <code> kept (it holds only text and <code>), and the title, aria-label,
+  as one message with its <code> and <strong> kept (it holds only text and those), and the title, aria-label,
   placeholder and alt attributes, with a page's description. Not inside script, style, pre, code, textarea or svg, nor
   under translate="no" (HTML's own way of saying so). web/dom/translate-page.js reads a page the same way.
 - web/'s modules: the first argument of each call of t() (web/i18n/messages.js), a string literal, and the
@@ -20,7 +20,8 @@ from ..paths import PY, ROOT, WEB
 from .po import Entry
 
 TEMPLATE = ROOT / 'locales' / 'backprop-playground.pot'
-PAGES = ['index.html', 'embed.html']  # grows page by page until every page's words come from the catalogue (issue 45)
+# Grows page by page until every page's words come from the catalogue (issue 45).
+PAGES = ['index.html', 'embed.html', 'notebook.html']
 HEADER = {
     'Project-Id-Version': 'Backprop Playground',
     'MIME-Version': '1.0',
@@ -30,6 +31,7 @@ HEADER = {
 SKIPPED = {'script', 'style', 'pre', 'code', 'textarea', 'svg'}
 VOID = {'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'}
 ATTRIBUTES = ('title', 'aria-label', 'placeholder', 'alt')
+INLINE = {'code', 'strong'}  # what a data-i18n element may hold besides text: kept in its message
 LETTER = re.compile(r'[^\W\d_]')
 PLACEHOLDER = re.compile(r'\{(\w+)\}')
 STRING = r'''("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')'''
@@ -54,18 +56,19 @@ class PageMessages(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.found = []
-        # Open elements: whether each is skipped, marked data-i18n, a <code> inside such a one, has an element
-        # inside, and its parts (text, and <code>…</code> in a data-i18n one, which holds only text and code).
+        # Open elements: whether each is skipped, marked data-i18n, a <code> or <strong> inside such a one (its
+        # tag), has an element inside, and its parts (text, and <code>…</code> or <strong>…</strong> in a
+        # data-i18n one, which holds only text and those).
         self.stack = []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         parent = self.stack[-1] if self.stack else None
         skipped = bool(parent and parent['skipped']) or tag in SKIPPED or attrs.get('translate') == 'no'
-        inline_code = bool(parent and parent['i18n'] and tag == 'code')
-        if parent and not inline_code:
+        inline = bool(parent and parent['i18n'] and tag in INLINE)
+        if parent and not inline:
             parent['elements'] = True
-        if not skipped or inline_code:
+        if not skipped or inline:
             for name in ATTRIBUTES:
                 if is_message(attrs.get(name) or ''):
                     self.found.append(collapsed(attrs[name]))
@@ -74,7 +77,7 @@ class PageMessages(HTMLParser):
         if tag in VOID:
             return
         self.stack.append(
-            {'skipped': skipped, 'i18n': 'data-i18n' in attrs, 'code': inline_code, 'elements': False, 'parts': []}
+            {'skipped': skipped, 'i18n': 'data-i18n' in attrs, 'inline': inline and tag, 'elements': False, 'parts': []}
         )
 
     def handle_startendtag(self, tag, attrs):
@@ -91,8 +94,8 @@ class PageMessages(HTMLParser):
             return
         frame = self.stack.pop()
         text = ''.join(frame['parts'])
-        if frame['code']:
-            self.stack[-1]['parts'].append(f"<code>{text}</code>")
+        if frame['inline']:
+            self.stack[-1]['parts'].append(f"<{frame['inline']}>{text}</{frame['inline']}>")
         elif not frame['skipped'] and (frame['i18n'] or not frame['elements']) and is_message(text):
             self.found.append(collapsed(text))
 

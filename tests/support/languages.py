@@ -1,0 +1,35 @@
+"""What a page shows that did not come from the catalogue under the pseudo-locale en-XA (issue 45): every visible
+text, title, aria-label and placeholder, in the page and in its cells' shadow roots, that is not between ⟪ ⟫.
+Left out, as the issue says: code (the editor, <code>, <pre>), what a program printed, graph drawings (svg),
+Python's exception line (its type and message as Python writes them: the runtime's words after it are tested in
+French, test_languages.py), what the page marks translate="no" (equations, file formats' and files' names), and
+`authored`, a selector of the author's own words (an article's hints, a notebook's Markdown)."""
+
+UNMARKED = """(authored) => {
+  const words = /[A-Za-z]{2}/;
+  const skip = ["pre", "code", ".cm-editor", "svg", "textarea", ".error-title", "[translate=no]", ...(authored ? [authored] : [])].join(", ");
+  const found = [];
+  const roots = [document, ...[...document.querySelectorAll("*")].map((e) => e.shadowRoot).filter(Boolean)];
+  for (const root of roots) {
+    const walker = document.createTreeWalker(root === document ? document.body : root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement;
+      const text = node.data.trim();
+      if (!words.test(text) || element.closest(skip) || !element.checkVisibility()) continue;
+      if (text.includes("⟪") || element.closest("[data-i18n]")?.textContent.includes("⟪")) continue;
+      found.push(`${element.localName}.${element.className}: ${text}`);
+    }
+    for (const element of root.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
+      if (element.closest("svg, .cm-editor, pre") || (authored && element.closest(authored))) continue;
+      for (const name of ["title", "aria-label", "placeholder", "alt"]) {
+        const value = element.getAttribute(name);
+        if (value && words.test(value) && !value.includes("⟪")) found.push(`${element.localName}[${name}]: ${value}`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def unmarked(page, authored=None):
+    return page.evaluate(UNMARKED, authored)
