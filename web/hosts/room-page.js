@@ -6,12 +6,13 @@ import { button, byTestId, element } from "../dom/element.js";
 import { loadNotebook } from "../notebook/stored-notebooks.js";
 import { fetchAsLearner, joinClassroom } from "../room/classroom.js";
 import { refusedHandIns, startHandIns } from "../room/hand-in.js";
+import { dateLocale, t, tn } from "../i18n/messages.js";
 
 const POLL_MS = 10_000;
 // What notebook.html opens and Hand in sends back: a notebook or lesson at the top of its assignment, where
 // nbgrader grades. Other files (data, a notebook in a subfolder) are downloaded.
 const OPENS = /^[^/]+\.(ipynb|md|markdown)$/i;
-const LABEL = { new: "New", started: "Started", waiting: "Waiting to be sent", refused: "Not handed in", "handed-in": "Handed in", feedback: "Feedback" };
+const LABEL = { new: t("New"), started: t("Started"), waiting: t("Waiting to be sent"), refused: t("Not handed in"), "handed-in": t("Handed in"), feedback: t("Feedback") };
 
 const message = byTestId("room-message");
 const list = byTestId("handouts");
@@ -27,8 +28,7 @@ function say(text, kind = "notice") {
 async function start() {
   const learner = await joinClassroom();
   if (!learner) {
-    say("This page lists the work a classroom hands out. It shows it when it comes from the teacher's laptop " +
-      "(build.py serve --classroom DIR): open the address your teacher gives, then room.html.", "error");
+    say(t("This page lists the work a classroom hands out. It shows it when it comes from the teacher's laptop (build.py serve --classroom DIR): open the address your teacher gives, then room.html."), "error");
     return;
   }
   byTestId("feedback-close").addEventListener("click", () => {
@@ -50,7 +50,7 @@ async function refresh(learner, handIns) {
   try {
     room = await (await fetchAsLearner("classroom/handouts", learner)).json();
   } catch (error) {
-    say(`Could not reach the classroom's server (${error.message}); trying again…`, "error");
+    say(t("Could not reach the classroom's server ({error}); trying again…", { error: error.message }), "error");
     return;
   }
   const files = room.handouts.flatMap(({ assignment, files }) => files.map((file) => ({ assignment, file })));
@@ -65,10 +65,11 @@ async function refresh(learner, handIns) {
   }
   // A hand-in refused after its file was withdrawn has no line of its own to show it.
   const unlisted = Object.entries(refused).filter(([id]) => !shown.has(id) && !handIns.unsent.has(id));
-  const lost = unlisted.map(([id, { why }]) => `Not handed in: ${why.startsWith(id) ? why : `${id} (${why})`}. Your work on it stays kept in this browser.`);
+  const lost = unlisted.map(([id, { why }]) => t("Not handed in: {why}. Your work on it stays kept in this browser.", { why: why.startsWith(id) ? why : `${id} (${why})` }));
+  const assignments = room.handouts.filter(({ files }) => files.length).length;
   say([files.length
-    ? `${count(room.handouts.filter(({ files }) => files.length).length, "assignment")} from your teacher. Open one to work on it; Hand in sends it back.`
-    : "Nothing is handed out yet: your teacher puts the work in the room's release/ folder, and it shows here.", ...lost].join(" "),
+    ? tn("{count} assignment from your teacher. Open one to work on it; Hand in sends it back.", "{count} assignments from your teacher. Open one to work on it; Hand in sends it back.", assignments, { count: assignments })
+    : t("Nothing is handed out yet: your teacher puts the work in the room's release/ folder, and it shows here."), ...lost].join(" "),
   lost.length ? "error" : "notice");
   for (const [id, item] of items) {
     if (shown.has(id)) continue;
@@ -84,7 +85,8 @@ function listed(assignment, file, learner) {
   if (!section) {
     section = element("section");
     section.dataset.assignment = assignment;
-    section.append(element("h2", "", assignment), element("ul"));
+    const heading = Object.assign(element("h2", "", assignment), { translate: false }); // the teacher's folder name
+    section.append(heading, element("ul"));
     const after = [...list.children].find((one) => one.dataset.assignment > assignment);
     list.insertBefore(section, after ?? null);
   }
@@ -92,13 +94,13 @@ function listed(assignment, file, learner) {
   Object.assign(item.dataset, { testid: "handout", assignment, file });
   const address = `classroom/release/${[assignment, ...file.split("/")].map(encodeURIComponent).join("/")}`;
   item.dataset.url = new URL(address, location.href).href;
-  const open = element("a", "open", OPENS.test(file) ? "Open" : "Download");
+  const open = element("a", "open", OPENS.test(file) ? t("Open") : t("Download"));
   open.dataset.testid = "handout-open";
   if (OPENS.test(file)) open.href = `notebook.html#${new URLSearchParams({ url: address })}`;
   else Object.assign(open, { href: address, download: file.split("/").pop() });
-  const see = button("See feedback", { testid: "feedback-link", onClick: () => showFeedback(item, learner) });
+  const see = button(t("See feedback"), { testid: "feedback-link", onClick: () => showFeedback(item, learner) });
   see.hidden = true;
-  item.append(element("span", "handout-name", file), element("span", "handout-state"), open, see);
+  item.append(Object.assign(element("span", "handout-name", file), { translate: false }), element("span", "handout-state"), open, see);
   const ul = section.querySelector("ul");
   ul.insertBefore(item, [...ul.children].find((one) => one.dataset.file > file) ?? null);
   return item;
@@ -129,10 +131,10 @@ async function showFeedback(item, learner) {
   try {
     html = await (await fetchAsLearner(address, learner)).text();
   } catch (error) {
-    say(`Your feedback could not be fetched (${error.message}).`, "error");
+    say(t("Your feedback could not be fetched ({error}).", { error: error.message }), "error");
     return;
   }
-  feedback.querySelector("h2").textContent = `Feedback on ${assignment}/${item.dataset.file}`;
+  feedback.querySelector("h2").textContent = t("Feedback on {file}", { file: `${assignment}/${item.dataset.file}` });
   frame.srcdoc = html;
   feedback.hidden = false;
   feedback.scrollIntoView({ block: "start" });
@@ -140,9 +142,7 @@ async function showFeedback(item, learner) {
 
 function clock(at) {
   const time = new Date(at);
-  return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit" });
 }
-
-const count = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 start();

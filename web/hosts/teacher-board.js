@@ -1,6 +1,7 @@
 // teacher.html#token=…: the room's progress from the classroom server (classroom/progress), drawn as a
 // table and polled every 2 s. Names, code and messages are learners' text: set as textContent, never run.
 import { byTestId } from "../dom/element.js";
+import { dateLocale, t, tn } from "../i18n/messages.js";
 
 const POLL_MS = 2000;
 
@@ -13,6 +14,8 @@ const network = byTestId("room-network");
 const tokenOf = () => new URLSearchParams(location.hash.slice(1)).get("token") || "";
 let token = tokenOf();
 const SYMBOL = { passed: "✓", failed: "✗", "not-started": "–" };
+// A result's state in words, as the board says it (its English is the state's name).
+const STATE = { passed: t("passed"), failed: t("failed"), "not-started": t("not started") };
 let selected = null; // {key, exercise}
 let latest = null;
 
@@ -25,21 +28,21 @@ async function poll() {
   try {
     if (!token) {
       show(null);
-      say("This board needs the teacher's link that `python build.py serve --classroom DIR` printed (teacher.html#token=…).", "error");
+      say(t("This board needs the teacher's link that `python build.py serve --classroom DIR` printed (teacher.html#token=…)."), "error");
       return;
     }
     const response = await fetch("classroom/progress", { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" });
     if (response.status === 401) {
       show(null);
-      say("This link's token is wrong: open the teacher's link that the server printed.", "error");
+      say(t("This link's token is wrong: open the teacher's link that the server printed."), "error");
       return;
     }
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    if (!response.ok) throw new Error(t("the server answered {status}", { status: response.status }));
     show(await response.json());
     const count = latest.students.length;
-    say(`${count} learner${count === 1 ? "" : "s"} · updated ${new Date().toLocaleTimeString()} · updates every ${POLL_MS / 1000} s`);
+    say(tn("{count} learner · updated {time} · updates every {seconds} s", "{count} learners · updated {time} · updates every {seconds} s", count, { count, time: new Date().toLocaleTimeString(dateLocale), seconds: POLL_MS / 1000 }));
   } catch (error) {
-    say(`Could not reach the classroom server (${error.message}); trying again…`, "error");
+    say(t("Could not reach the classroom server ({error}); trying again…", { error: error.message }), "error");
   } finally {
     setTimeout(poll, POLL_MS);
   }
@@ -47,13 +50,9 @@ async function poll() {
 
 // What learners' browsers can do, by how they reach the room (build.py serve; docs/classroom.md, "Classroom").
 const MODES = {
-  "plain-http": "Learners reach this room over plain HTTP, on its network address. There their browsers run Python, " +
-    "exercises and notebooks and send their results, but keep no copy for offline use: a reload needs this laptop, " +
-    "and Stop restarts Python. Tell the class: open the page once this laptop is serving, and keep the tab open.",
-  managed: "Learners reach this room over plain HTTP, on devices whose policy treats it as secure: those keep the site " +
-    "for offline use after one visit, and Stop interrupts Python in place. Browsers without the policy get what plain HTTP gives.",
-  https: "Learners reach this room over HTTPS: browsers that trust its certificate keep the site for offline use after " +
-    "one visit, and Stop interrupts Python in place.",
+  "plain-http": t("Learners reach this room over plain HTTP, on its network address. There their browsers run Python, exercises and notebooks and send their results, but keep no copy for offline use: a reload needs this laptop, and Stop restarts Python. Tell the class: open the page once this laptop is serving, and keep the tab open."),
+  managed: t("Learners reach this room over plain HTTP, on devices whose policy treats it as secure: those keep the site for offline use after one visit, and Stop interrupts Python in place. Browsers without the policy get what plain HTTP gives."),
+  https: t("Learners reach this room over HTTPS: browsers that trust its certificate keep the site for offline use after one visit, and Stop interrupts Python in place."),
 };
 
 function showRoom(room) {
@@ -65,24 +64,22 @@ function showRoom(room) {
   const counts = byTestId("room-browsers");
   Object.assign(counts.dataset, { learners, secure, offline, interrupt });
   counts.textContent = learners
-    ? `Browsers heard from in the last minute: ${learners}. Secure: ${secure} of ${learners}; ` +
-      `offline copy: ${offline} of ${learners}; Stop in place: ${interrupt} of ${learners}.`
-    : "No learner's browser heard from in the last minute.";
+    ? t("Browsers heard from in the last minute: {learners}. Secure: {secure} of {learners}; offline copy: {offline} of {learners}; Stop in place: {interrupt} of {learners}.", { learners, secure, offline, interrupt })
+    : t("No learner's browser heard from in the last minute.");
 }
 
 // Where the room's record goes past this laptop (serve --forward; docs/classroom.md, "Past one room").
 const forwardingBox = byTestId("forwarding");
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 const FORWARDING = {
-  off: () => "The record stays on this laptop: no school record store is set (serve --forward URL).",
-  sending: ({ to, waiting }) => `Sending to the school's record store at ${to}: ${plural(waiting, "statement")} to go.`,
-  "up-to-date": ({ to }) => `Every statement is in the school's record store at ${to}.`,
+  off: () => t("The record stays on this laptop: no school record store is set (serve --forward URL)."),
+  sending: ({ to, waiting }) => tn("Sending to the school's record store at {to}: {count} statement to go.", "Sending to the school's record store at {to}: {count} statements to go.", waiting, { to, count: waiting }),
+  "up-to-date": ({ to }) => t("Every statement is in the school's record store at {to}.", { to }),
   waiting: ({ to, waiting, last_error }) =>
-    `${plural(waiting, "statement")} waiting for the school's record store at ${to}: ${last_error}. ` +
-    "They are kept here and sent again until it takes them.",
+    tn("{count} statement waiting for the school's record store at {to}: {error}. They are kept here and sent again until it takes them.",
+      "{count} statements waiting for the school's record store at {to}: {error}. They are kept here and sent again until it takes them.", waiting, { count: waiting, to, error: last_error }),
   refused: ({ to, waiting, last_error }) =>
-    `The school's record store at ${to} refused this room's credentials: ${last_error}. Forwarding is paused and ` +
-    `${plural(waiting, "statement")} wait here, none lost: restart serve with the right --forward-auth file.`,
+    tn("The school's record store at {to} refused this room's credentials: {error}. Forwarding is paused and {count} statement wait here, none lost: restart serve with the right --forward-auth file.",
+      "The school's record store at {to} refused this room's credentials: {error}. Forwarding is paused and {count} statements wait here, none lost: restart serve with the right --forward-auth file.", waiting, { count: waiting, to, error: last_error }),
 };
 
 function showForwarding(forwarding) {
@@ -93,14 +90,14 @@ function showForwarding(forwarding) {
   const list = byTestId("forwarding-conflicts");
   const count = forwarding.conflicts.length;
   list.parentElement.hidden = !count;
-  forwardingBox.querySelector(".forwarding-conflicts-note").textContent = `Set aside: ${plural(count, "statement")} ` +
-    `that the school's record store refused for good. ${count === 1 ? "It stays" : "They stay"} in this room's record ` +
-    "and will not be sent again.";
+  forwardingBox.querySelector(".forwarding-conflicts-note").textContent = tn(
+    "Set aside: {count} statement that the school's record store refused for good. It stays in this room's record and will not be sent again.",
+    "Set aside: {count} statements that the school's record store refused for good. They stay in this room's record and will not be sent again.", count, { count });
   list.replaceChildren(...forwarding.conflicts.map((conflict) => {
     const item = document.createElement("li");
     Object.assign(item.dataset, { testid: "forwarding-conflict", id: conflict.id, status: String(conflict.status) });
-    item.textContent = `${conflict.name} · ${conflict.exercise} · ${new Date(conflict.at).toLocaleString()}: ` +
-      `the store answered ${conflict.status}, ${conflict.error} (statement ${conflict.id})`;
+    item.textContent = `${conflict.name} · ${conflict.exercise} · ${new Date(conflict.at).toLocaleString(dateLocale)}: ` +
+      t("the store answered {status}, {error} (statement {id})", { status: conflict.status, error: conflict.error, id: conflict.id });
     return item;
   }));
 }
@@ -119,8 +116,8 @@ function show(progress) {
   const exercises = [...new Set(progress.students.flatMap((student) => Object.keys(student.exercises)))].sort();
   const assignments = progress.assignments ?? [];
   const head = table.tHead.rows[0];
-  head.replaceChildren(head.cells[0], ...exercises.map((id) => cell("th", id, { scope: "col" })),
-    ...assignments.map((name) => cell("th", `${name} · hand-in`, { scope: "col", class: "hand-in-head" })));
+  head.replaceChildren(head.cells[0], ...exercises.map((id) => cell("th", id, { scope: "col", translate: "no" })),
+    ...assignments.map((name) => cell("th", t("{name} · hand-in", { name }), { scope: "col", class: "hand-in-head" })));
   table.tBodies[0].replaceChildren(...progress.students.map((student) => row(student, exercises, assignments)));
   showZips(assignments);
   if (selected) showDetail(selected);
@@ -130,8 +127,8 @@ function show(progress) {
 function showZips(assignments) {
   const shown = [...zips.querySelectorAll("a")].map((link) => link.dataset.assignment);
   if (shown.join("\n") === assignments.join("\n")) return;
-  zips.replaceChildren("· Hand-ins, in nbgrader's layout:", ...assignments.flatMap((name) => {
-    const link = cell("a", `${name}.zip`, { href: "#" });
+  zips.replaceChildren(t("· Hand-ins, in nbgrader's layout:"), ...assignments.flatMap((name) => {
+    const link = cell("a", `${name}.zip`, { href: "#", translate: "no" });
     Object.assign(link.dataset, { testid: "hand-ins-zip", assignment: name });
     link.addEventListener("click", (event) => {
       event.preventDefault();
@@ -145,7 +142,7 @@ function showZips(assignments) {
 /** When a learner handed in each assignment, or that they have not. */
 function handInCell(student, name) {
   const at = student.hand_ins?.[name];
-  const td = cell("td", at ? `Handed in ${new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "–");
+  const td = cell("td", at ? t("Handed in {time}", { time: new Date(at).toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit" }) }) : "–");
   Object.assign(td.dataset, { testid: "hand-in-cell", assignment: name, state: at ? "handed-in" : "none", at: at ?? "" });
   td.className = "hand-in-cell";
   return td;
@@ -154,7 +151,7 @@ function handInCell(student, name) {
 function row(student, exercises, assignments) {
   const tr = document.createElement("tr");
   Object.assign(tr.dataset, { testid: "student-row", student: student.name });
-  tr.append(cell("th", student.name, { scope: "row" }));
+  tr.append(cell("th", student.name, { scope: "row", translate: "no" }));
   for (const id of exercises) {
     const mine = student.exercises[id] ?? { state: "not-started", attempts: 0 };
     const td = document.createElement("td");
@@ -162,7 +159,7 @@ function row(student, exercises, assignments) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = `${SYMBOL[mine.state]} ${mine.attempts || ""}`.trim();
-    button.setAttribute("aria-label", `${student.name}, ${id}: ${mine.state.replace("-", " ")}, ${mine.attempts} attempts`);
+    button.setAttribute("aria-label", t("{name}, {exercise}: {state}, {count} attempts", { name: student.name, exercise: id, state: STATE[mine.state] ?? mine.state, count: mine.attempts }));
     button.setAttribute("aria-pressed", String(selected?.key === student.key && selected?.exercise === id));
     button.addEventListener("click", () => showDetail({ key: student.key, exercise: id }));
     td.append(button);
@@ -183,9 +180,10 @@ function showDetail(which) {
   detail.hidden = !student;
   if (!student) return;
   detail.querySelector("h2").textContent = `${student.name} · ${which.exercise}`;
+  detail.querySelector("h2").translate = false; // a learner's name and an exercise's id
   byTestId("student-message").textContent = mine
-    ? `${mine.state.replace("-", " ")} after ${mine.attempts} attempt${mine.attempts === 1 ? "" : "s"}${mine.last_message ? `: ${mine.last_message}` : ""}`
-    : "Not started.";
+    ? tn("{state} after {count} attempt", "{state} after {count} attempts", mine.attempts, { state: STATE[mine.state] ?? mine.state, count: mine.attempts }) + (mine.last_message ? `: ${mine.last_message}` : "")
+    : t("Not started.");
   byTestId("student-code").textContent = mine?.last_code ?? "";
 }
 
@@ -199,7 +197,7 @@ function cell(tag, text, attributes = {}) {
 /** Downloads what the token lets the board fetch (a link cannot send the token's header). */
 async function download(address, name) {
   const response = await fetch(address, { headers: { Authorization: `Bearer ${token}` } });
-  if (!response.ok) return say(`Could not download ${name} (${response.status}).`, "error");
+  if (!response.ok) return say(t("Could not download {name} ({status}).", { name, status: response.status }), "error");
   const link = document.createElement("a");
   link.href = URL.createObjectURL(await response.blob());
   link.download = name;

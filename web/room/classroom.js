@@ -6,6 +6,7 @@
 import { RESULT_EVENT } from "../cell/results.js";
 import { RoomConnection, answered } from "./connection.js";
 import { Outbox } from "./outbox.js";
+import { t } from "../i18n/messages.js";
 
 const CONFIG = new URL("../classroom/config.json", import.meta.url);
 const STATEMENTS = new URL("../classroom/xapi/statements", import.meta.url);
@@ -32,7 +33,7 @@ export function heardFromServer(response) {
  */
 export async function fetchAsLearner(path, learner) {
   const response = await fetch(new URL(`../${path}`, import.meta.url), { headers: { "X-Learner-Key": learner.key }, cache: "no-store" });
-  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  if (!response.ok) throw new Error(t("the server answered {status}", { status: response.status }));
   return response;
 }
 
@@ -89,7 +90,7 @@ async function send(statements) {
   // A statement the server will never take (400, 413) would be resent forever: it alone is dropped.
   if ((response.status === 400 || response.status === 413) && statements.length === 1) return [statements[0].id];
   if (response.status === 400 || response.status === 413) throw new Outbox.SendOneByOne();
-  throw new Error(`the classroom answered ${response.status}`);
+  throw new Error(t("the classroom answered {status}", { status: response.status }));
 }
 
 function statementOf({ kind, id, state, code, message, score }, learner) {
@@ -115,18 +116,19 @@ function askName(learner) {
   const form = document.createElement("form");
   form.method = "dialog";
   const title = document.createElement("h2");
-  title.textContent = "Join the class";
+  title.textContent = t("Join the class");
   const label = document.createElement("label");
-  label.textContent = "Your name, as your teacher will see it";
+  label.textContent = t("Your name, as your teacher will see it");
   const input = document.createElement("input");
   Object.assign(input, { type: "text", required: true, maxLength: 60, autocomplete: "name", value: learner.name || "" });
   input.dataset.testid = "student-name";
   label.append(input);
   const note = document.createElement("p");
-  note.textContent = "Your checked results, their code and the work you hand in go to this classroom's server, on your " +
-    `teacher's laptop${learner.forwarding ? ", and your results from there to your school's learning record store" : ""}.`;
+  note.textContent = learner.forwarding
+    ? t("Your checked results, their code and the work you hand in go to this classroom's server, on your teacher's laptop, and your results from there to your school's learning record store.")
+    : t("Your checked results, their code and the work you hand in go to this classroom's server, on your teacher's laptop.");
   const join = document.createElement("button");
-  Object.assign(join, { type: "submit", textContent: "Join" });
+  Object.assign(join, { type: "submit", textContent: t("Join") });
   join.dataset.testid = "join";
   form.append(title, label, note, join);
   dialog.append(form);
@@ -160,12 +162,12 @@ function badge(learner) {
     document.body.append(box);
   }
   const change = document.createElement("button");
-  Object.assign(change, { type: "button", textContent: "Change" });
+  Object.assign(change, { type: "button", textContent: t("Change") });
   change.addEventListener("click", () => askName(learner));
   const work = document.createElement("a");
-  Object.assign(work, { href: ROOM_PAGE, textContent: "Room's work" });
+  Object.assign(work, { href: ROOM_PAGE, textContent: t("Room's work") });
   work.dataset.testid = "room-link";
-  box.replaceChildren(learner.name ? `In class as ${learner.name} · ` : "Joining the class… ", change, " · ", work);
+  box.replaceChildren(learner.name ? `${t("In class as {name}", { name: learner.name })} · ` : `${t("Joining the class…")} `, change, " · ", work);
 }
 
 /** A version 4 UUID (crypto.randomUUID exists only on HTTPS; a classroom is plain HTTP). */

@@ -3,6 +3,7 @@
 // back: the open tab is what keeps the work (docs/classroom.md, "Classroom"). Every few seconds a joined page tells
 // the server it is here and what its browser can do there (the teacher's board counts them); the answer, or
 // its absence, is the heartbeat.
+import { t, tn } from "../i18n/messages.js";
 const PRESENCE = new URL("../classroom/presence", import.meta.url);
 const BEAT_MS = 5000;
 // A laptop that sleeps or leaves the Wi-Fi does not refuse connections, it goes silent: an answer that has not
@@ -10,8 +11,8 @@ const BEAT_MS = 5000;
 const ANSWER_MS = 4000;
 // Dispatched on the document when the server answers again after it did not: each outbox sends what waits.
 export const ROOM_BACK_EVENT = "playground-room-back";
-const NOTICE =
-  "No connection to the classroom's server. Keep this tab open: your work is kept and will be sent when the room's network is back.";
+const NOTICE = () =>
+  t("No connection to the classroom's server. Keep this tab open: your work is kept and will be sent when the room's network is back.");
 
 export class RoomConnection {
   /** `outbox` (outbox.js) is flushed when the server answers again; its waiting count keeps the leave prompt. */
@@ -83,7 +84,7 @@ export class RoomConnection {
     }
     const waiting = this.outbox.waiting;
     this.notice.dataset.waiting = String(waiting);
-    this.notice.textContent = waiting ? `${NOTICE} ${waiting} result${waiting === 1 ? "" : "s"} waiting.` : NOTICE;
+    this.notice.textContent = waiting ? `${NOTICE()} ${tn("{count} result waiting.", "{count} results waiting.", waiting, { count: waiting })}` : NOTICE();
   }
 }
 

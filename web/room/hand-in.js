@@ -6,6 +6,7 @@ import { button, element } from "../dom/element.js";
 import { fetchAsLearner, heardFromServer } from "./classroom.js";
 import { ROOM_BACK_EVENT } from "./connection.js";
 import { Outbox } from "./outbox.js";
+import { dateLocale, t } from "../i18n/messages.js";
 
 const HAND_IN = new URL("../classroom/hand-in", import.meta.url);
 const RELEASE = new URL("../classroom/release/", import.meta.url).href;
@@ -39,18 +40,18 @@ export function attachHandIn(anchor, learner, { assignment, file }, notebookText
   const status = element("output", "hand-in-status");
   status.dataset.testid = "hand-in-status";
   status.setAttribute("aria-live", "polite");
-  const handIn = button("Hand in", { className: "notebook-button primary", testid: "hand-in" });
-  handIn.title = "Send this notebook, as it is now, to your teacher";
+  const handIn = button(t("Hand in"), { className: "notebook-button primary", testid: "hand-in" });
+  handIn.title = t("Send this notebook, as it is now, to your teacher");
   handIn.addEventListener("click", async () => {
     let notebook;
     try {
       notebook = JSON.parse(notebookText());
     } catch (error) {
-      say(status, "refused", `Not handed in: this notebook could not be saved (${error.message}).`);
+      say(status, "refused", t("Not handed in: this notebook could not be saved ({error}).", { error: error.message }));
       return;
     }
     handIn.disabled = true;
-    say(status, "waiting", "Sending…");
+    say(status, "waiting", t("Sending…"));
     const revision = `${Date.now()}-${Math.random()}`;
     try {
       await outbox.add({ id, revision, key: learner.key, name: learner.name, assignment, file, notebook });
@@ -63,7 +64,7 @@ export function attachHandIn(anchor, learner, { assignment, file }, notebookText
   anchor.after(box);
   shown.set(id, status);
   const refused = refusedHandIns(learner.key)[id];
-  if (refused) say(status, "refused", `Not handed in: ${refused.why}.`);
+  if (refused) say(status, "refused", t("Not handed in: {why}.", { why: refused.why }));
   lastHandIn(learner, id, status);
   return box;
 }
@@ -110,7 +111,7 @@ export function startHandIns() {
 async function lastHandIn(learner, id, status) {
   try {
     const at = (await (await fetchAsLearner("classroom/handouts", learner)).json()).mine?.handed_in?.[id];
-    if (at && !status.dataset.state) say(status, "handed-in", `Handed in at ${clock(at)}.`);
+    if (at && !status.dataset.state) say(status, "handed-in", t("Handed in at {time}.", { time: clock(at) }));
   } catch {
     // the room's server is away (the network notice says so), or has nothing to say
   }
@@ -141,23 +142,23 @@ async function send(items) {
       response = await fetch(HAND_IN, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(item) });
     } catch (error) {
       heardFromServer(null); // the page says so now, and sends it as soon as its heartbeat hears the server
-      if (status) say(status, "waiting", "Not sent yet: the room's server cannot be reached. It is kept in this browser and sent when the network is back.");
+      if (status) say(status, "waiting", t("Not sent yet: the room's server cannot be reached. It is kept in this browser and sent when the network is back."));
       if (done.length) return done; // those already taken are forgotten; the rest wait
       throw error;
     }
     heardFromServer(response);
     const answer = await response.json().catch(() => ({}));
-    const why = answer.error || `the classroom answered ${response.status}`;
+    const why = answer.error || t("the classroom answered {status}", { status: response.status });
     if (response.ok) {
-      if (status) say(status, "handed-in", `Handed in at ${clock(answer.at)}.`);
+      if (status) say(status, "handed-in", t("Handed in at {time}.", { time: clock(answer.at) }));
       keepRefusal(item, null);
       done.push(item.id);
     } else if (response.status === 429 || response.status >= 500) {
-      if (status) say(status, "waiting", `Not sent yet (${why}): it will be sent again.`);
+      if (status) say(status, "waiting", t("Not sent yet ({why}): it will be sent again.", { why }));
       if (done.length) return done;
       throw new Error(why);
     } else {
-      if (status) say(status, "refused", `Not handed in: ${why}.`);
+      if (status) say(status, "refused", t("Not handed in: {why}.", { why }));
       keepRefusal(item, why);
       done.push(item.id); // refused for good: sending the same again would be refused again
     }
@@ -167,7 +168,7 @@ async function send(items) {
 
 function clock(at) {
   const time = new Date(at);
-  return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit" });
 }
 
 function say(status, state, text) {

@@ -21,7 +21,7 @@ from .po import Entry
 
 TEMPLATE = ROOT / 'locales' / 'backprop-playground.pot'
 # Grows page by page until every page's words come from the catalogue (issue 45).
-PAGES = ['index.html', 'embed.html', 'notebook.html']
+PAGES = ['index.html', 'embed.html', 'notebook.html', 'room.html', 'teacher.html']
 HEADER = {
     'Project-Id-Version': 'Backprop Playground',
     'MIME-Version': '1.0',

@@ -1,0 +1,78 @@
+"""The classroom's pages in the reader's language (issue 45): a learner's join dialog and badge, room.html, and
+the teacher's board with its clock in the language's form; the pseudo-locale walks each. Learners' names and
+exercises' ids are data, as the board shows them."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from support import STARTUP_TIMEOUT_MS
+from support.languages import unmarked
+from support.pages import check, exercise
+from support.servers import RoomServer
+
+pytestmark = pytest.mark.usefixtures('site')
+
+
+@pytest.fixture
+def room(tmp_path):
+    server = RoomServer(tmp_path / 'room')
+    yield server
+    server.stop()
+
+
+def join_as_ada(page, url):
+    page.goto(url)
+    dialog = page.get_by_test_id('classroom-join')
+    expect(dialog).to_be_visible(timeout=STARTUP_TIMEOUT_MS)
+    return dialog
+
+
+def test_a_learner_joins_and_sees_the_room_in_french_and_the_teacher_reads_the_board_in_french(page, context, room):
+    dialog = join_as_ada(page, room.url + 'course.html?locale=fr')
+    expect(dialog.get_by_role('heading')).to_have_text('Rejoindre la classe')
+    expect(dialog).to_contain_text('Votre nom, tel que votre enseignant le verra')
+    page.get_by_test_id('student-name').fill('Ada')
+    page.get_by_test_id('join').click()
+    expect(page.get_by_test_id('classroom-badge')).to_have_text(
+        'En classe en tant que Ada · Changer · Travail de la classe'
+    )
+
+    page.goto(room.url + 'room.html?locale=fr')
+    expect(page.locator('h1')).to_have_text('Le travail de la classe')
+    expect(page.get_by_test_id('room-message')).to_have_text(
+        "Rien n'est encore distribué : votre enseignant met le travail dans le dossier release/ de la classe, "
+        "et il s'affiche ici.",
+        timeout=STARTUP_TIMEOUT_MS,
+    )
+
+    board = context.new_page()
+    board.goto(f'{room.url}teacher.html?locale=fr#token={room.room.token}')
+    expect(board.locator('h1')).to_have_text('Progression de la classe')
+    # No learner with a result yet: 0 takes the singular by French's plural rule; the time as French writes it
+    expect(board.get_by_test_id('board-message')).to_have_text(
+        re.compile(r'^0 élève · mis à jour à \d\d:\d\d:\d\d · mise à jour toutes les 2 s$'), timeout=STARTUP_TIMEOUT_MS
+    )
+
+
+def test_the_pseudo_locale_leaves_no_word_of_the_room_s_pages_out(page, context, room):
+    dialog = join_as_ada(page, room.url + 'course.html?locale=en-XA')
+    assert unmarked(page, authored='.hint, main, header') == []
+    page.get_by_test_id('student-name').fill('Ada')
+    page.get_by_test_id('join').click()
+    expect(dialog).to_have_count(0)
+    assert unmarked(page, authored='main, header') == []  # the course's own words are the author's
+    check(exercise(page, 'mul-returns-value'), 'failed')
+
+    page.goto(room.url + 'room.html?locale=en-XA')
+    expect(page.get_by_test_id('room-message')).to_contain_text('⟪', timeout=STARTUP_TIMEOUT_MS)
+    assert unmarked(page) == []
+
+    board = context.new_page()
+    board.goto(f'{room.url}teacher.html?locale=en-XA#token={room.room.token}')
+    expect(board.get_by_test_id('board-message')).to_contain_text('⟪', timeout=STARTUP_TIMEOUT_MS)
+    expect(board.get_by_test_id('student-row')).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)
+    board.get_by_test_id('student-row').locator('td button').first.click()
+    expect(board.get_by_test_id('student-message')).to_contain_text('⟪')
+    assert unmarked(board) == []
