@@ -155,3 +155,19 @@ def test_the_runtime_s_words_are_french_around_python_s_own(page, site_url):
     expect(card.locator('.graph-narration')).to_have_text(
         'Étape 1 : b._backward() : * envoie 4.0 à a (utilisé deux fois)'
     )
+    # A value used twice by one user: its partials say which operand, with the language's ordinals
+    card.locator('g.node').filter(has=page.locator('text', has_text=re.compile('^a$'))).click()
+    terms = card.get_by_test_id('grad-term')
+    expect(terms).to_have_count(2)
+    expect(terms.first).to_contain_text('∂b/∂a (1er opérande)')
+    expect(terms.last).to_contain_text('∂b/∂a (2e opérande)')
+
+
+def test_the_pseudo_locale_marks_the_words_in_a_value_s_arithmetic(page, site_url):
+    open_playground(page, site_url + '?locale=en-XA')
+    type_program(page, 'a = Value(2.0, label="a")\nb = a * a; b.label = "b"\nb.backward()\ndraw_dot(b)')
+    card = run(page).locator('.graph-card')
+    card.locator('g.node').filter(has=page.locator('text', has_text=re.compile('^a$'))).click()
+    expect(card.get_by_test_id('grad-term')).to_have_count(2)
+    assert unmarked(page) == []
+    expect(card.get_by_test_id('grad-term').first).to_contain_text(compiled.pseudo('1st'))

@@ -3,7 +3,8 @@ text, title, aria-label and placeholder, in the page and in its cells' shadow ro
 Left out, as the issue says: code (the editor, <code>, <pre>), what a program printed, graph drawings (svg),
 Python's exception line (its type and message as Python writes them: the runtime's words after it are tested in
 French, test_languages.py), what the page marks translate="no" (equations, file formats' and files' names), and
-`authored`, a selector of the author's own words (an article's hints, a notebook's Markdown)."""
+`authored`, a selector of the author's own words (an article's hints, a notebook's Markdown). A message inside
+what is marked translate="no" counts too: it would hide words from the walk and from a browser's translator."""
 
 UNMARKED = """(authored) => {
   const words = /[A-Za-z]{2}/;
@@ -18,6 +19,10 @@ UNMARKED = """(authored) => {
       if (!words.test(text) || element.closest(skip) || !element.checkVisibility()) continue;
       if (text.includes("⟪") || element.closest("[data-i18n]")?.textContent.includes("⟪")) continue;
       found.push(`${element.localName}.${element.className}: ${text}`);
+    }
+    // and the other way round: a message inside what the page says is not words to translate
+    for (const element of root.querySelectorAll("[translate=no]")) {
+      if (element.textContent.includes("⟪")) found.push(`translate=no ${element.localName}.${element.className}: ${element.textContent}`);
     }
     for (const element of root.querySelectorAll("[title], [aria-label], [placeholder], [alt]")) {
       if (element.closest("svg, .cm-editor, pre") || (authored && element.closest(authored))) continue;

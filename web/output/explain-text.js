@@ -8,8 +8,8 @@ export const number = (x) => (x === null || x === undefined ? "nan" : Number(x).
 // Local derivatives that are always whole numbers are written as such: (1)(4.0000), not (1.0000)(4.0000).
 const WHOLE = new Set(["+", "-", "neg", "relu", "ReLU", "max"]);
 const local = (op, x) => (x === null ? "?" : WHOLE.has(op) && Number.isInteger(x) ? String(x) : number(x));
-const ORDINAL = ["1st", "2nd", "3rd"];
-const ordinal = (k) => ORDINAL[k] ?? `${k + 1}th`;
+// k counted from 0, as a word before a noun: 1st, 2nd (a translation's own form: 1er, 2.º).
+const ordinal = (k) => [t("1st"), t("2nd"), t("3rd")][k] ?? t("{n}th", { n: k + 1 });
 const FUNCTIONS = { tanh: "tanh", exp: "exp", log: "log", relu: "relu", ReLU: "relu", sigmoid: "σ", gelu: "gelu" };
 export const KNOWN_OPS = "+ − × / ** neg exp log tanh relu sigmoid";
 
@@ -54,8 +54,11 @@ function rule(model, user, k) {
   }
 }
 
+/** Whether value i is an operand twice of one of its users: its partials then say which ("1st operand"), in words. */
+const usedTwiceBy = (model, user, i) => model.args[user].filter((j) => j === i).length > 1;
+
 const partial = (model, user, i, k) => {
-  const twice = model.args[user].filter((j) => j === i).length > 1;
+  const twice = usedTwiceBy(model, user, i);
   const partial = `∂${model.names[user]}/∂${model.names[i]}`;
   return twice ? t("{partial} ({ordinal} operand)", { partial, ordinal: ordinal(k) }) : partial;
 };
@@ -192,13 +195,14 @@ export function explanationOf(model, i, { go, headingLevel = "h3" } = {}) {
   const back = backward(model, i);
   box.dataset.state = back.state;
   const sum = element("p", "explain-sum", back.sum);
-  sum.translate = back.state !== "ok"; // "ok": an equation alone
+  const words = model.uses[i].some(([user]) => usedTwiceBy(model, user, i)); // "(1st operand)" in its partials
+  sum.translate = back.state !== "ok" || words; // "ok": an equation alone
   box.append(element("h4", "explain-part", t("Backward: where its grad comes from")), sum);
   const list = element("ul", "explain-terms");
   list.setAttribute("aria-label", back.state === "seed" ? t("The seed") : t("{name}'s grad, one term per use", { name }));
   for (const term of back.terms) {
     const item = element("li", "explain-term");
-    item.append(term.state === "ok" || term.state === "mismatch" ? equationOf(term.text) : term.text);
+    item.append((term.state === "ok" || term.state === "mismatch") && !words ? equationOf(term.text) : term.text);
     if (term.detail) item.append(element("span", "explain-detail", term.detail));
     item.dataset.testid = "grad-term";
     item.dataset.state = term.state;
