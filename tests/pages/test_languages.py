@@ -171,3 +171,33 @@ def test_the_pseudo_locale_marks_the_words_in_a_value_s_arithmetic(page, site_ur
     expect(card.get_by_test_id('grad-term')).to_have_count(2)
     assert unmarked(page) == []
     expect(card.get_by_test_id('grad-term').first).to_contain_text(compiled.pseudo('1st'))
+
+
+def test_the_menu_s_language_is_kept_across_visits_with_the_editor_s_text(page, site_url):
+    open_playground(page, site_url)
+    menu = page.get_by_test_id('language')
+    expect(menu).to_have_value('en')
+    type_program(page, 'print("mine")')
+    menu.select_option('fr')
+    expect(page.locator('html')).to_have_attribute('lang', 'fr')
+    expect(page.get_by_test_id('run')).to_have_text('▶ Exécuter')
+    expect(page.get_by_test_id('editor')).to_contain_text('print("mine")')  # nothing typed is lost
+    expect(page.get_by_test_id('language')).to_have_value('fr')
+    open_playground(page, site_url)  # a later visit, without ?locale=
+    expect(page.get_by_test_id('run')).to_have_text('▶ Exécuter')
+    open_playground(page, site_url + '?locale=en')  # a link's language comes first
+    expect(page.get_by_test_id('run')).to_have_text('▶ Run')
+
+
+# The browser's languages (navigator.languages, from the context's locale), each test in a context of its own.
+@pytest.mark.parametrize(
+    'expected',
+    [
+        pytest.param('▶ Ejecutar', marks=pytest.mark.browser_context_args(locale='es-MX'), id='es-MX'),
+        pytest.param('▶ Run', marks=pytest.mark.browser_context_args(locale='de-DE'), id='de-DE'),
+        pytest.param('▶ Exécuter', marks=pytest.mark.browser_context_args(locale='fr-CA'), id='fr-CA'),
+    ],
+)
+def test_the_browser_s_language_is_the_page_s_when_the_site_has_it(page, site_url, expected):
+    open_playground(page, site_url)
+    expect(page.get_by_test_id('run')).to_have_text(expected)

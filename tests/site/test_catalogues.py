@@ -56,6 +56,12 @@ def test_msgfmt_accepts_the_catalogue(catalogue):
 def test_the_pages_languages_are_the_catalogues_and_the_pseudo_locale():
     listed = re.search(r'LOCALES = \[(.*?)\]', (ROOT / 'web' / 'i18n' / 'locale.js').read_text()).group(1)
     assert sorted(re.findall(r'"([\w-]+)"', listed)) == sorted(['en', 'en-XA', *(path.stem for path in CATALOGUES)])
+    # The main page's menu offers each language but the pseudo-locale, by its own name
+    menu = re.search(
+        r'<select data-testid="language"[^>]*>(.*?)</select>', (ROOT / 'web' / 'index.html').read_text(), re.S
+    )
+    offered = re.findall(r'<option value="([\w-]+)" lang="\1">', menu.group(1))
+    assert sorted(offered) == sorted(['en', *(path.stem for path in CATALOGUES)])
 
 
 def test_the_pseudo_locale_wraps_and_lengthens_each_message_and_keeps_its_placeholders():

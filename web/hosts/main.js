@@ -9,6 +9,7 @@ import { showEmbedCode, showShareLink } from "./share-panel.js";
 import { BadLink, decodeCode, decodePoints, fragmentOptions, linkWithCode } from "../formats/share-link.js";
 import { session } from "./start-python.js";
 import { t } from "../i18n/messages.js";
+import { languageMenu } from "./language-menu.js";
 
 const $ = byTestId;
 const examples = $("examples");
@@ -109,6 +110,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && cell.busy) cell.stop();
 });
 $("clear").addEventListener("click", () => cell.output.clear());
+languageMenu($("language"));
 
 for (const { file, title } of EXAMPLES) examples.append(new Option(title, file));
 examples.addEventListener("change", async () => {

@@ -1,7 +1,6 @@
-// Which language a page shows: `?locale=` when it names one the site has, else English. An article's cells
-// (embed.js) choose theirs before the catalogue loads (hosts/article-language.js calls chooseLocale). (The
-// reader's own choice, kept across visits, and the browser's languages come once every page's words are in
-// the catalogues: issue 45.)
+// Which language a page shows: `?locale=` when it names one the site has, else the reader's choice on the main
+// page's menu (kept in this browser), else the first of the browser's languages the site has, else English.
+// An article's cells choose theirs before the catalogue loads (hosts/article-language.js calls chooseLocale).
 export const LOCALES = ["en", "fr", "es", "en-XA"]; // en-XA: the pseudo-locale (docs/translating.md)
 
 let chosen = null;
@@ -18,8 +17,31 @@ export function chooseLocale(locale) {
   chosen = LOCALES.includes(locale) ? locale : null;
 }
 
-export function pageLocale(search = globalThis.location?.search ?? "") {
+const KEPT = "backprop-playground:locale";
+
+/** The reader's choice on the menu, or null; storage can be blocked (a sandboxed frame, private modes). */
+export function keptLocale() {
+  try {
+    return matchLocale(globalThis.localStorage?.getItem(KEPT));
+  } catch {
+    return null;
+  }
+}
+
+export function keepLocale(locale) {
+  try {
+    globalThis.localStorage?.setItem(KEPT, locale);
+  } catch {
+    // the choice lasts for this visit only: the page is reloaded with ?locale= (hosts/language-menu.js)
+  }
+}
+
+export function pageLocale(search = globalThis.location?.search ?? "", languages = globalThis.navigator?.languages ?? []) {
   if (chosen) return chosen;
   const asked = new URLSearchParams(search).get("locale")?.toLowerCase();
-  return LOCALES.find((locale) => locale.toLowerCase() === asked) ?? "en";
+  const exact = LOCALES.find((locale) => locale.toLowerCase() === asked);
+  if (exact) return exact;
+  // The browser's languages, in its order; the pseudo-locale is only ever asked for by name.
+  const browser = [...languages].map(matchLocale).find((locale) => locale && locale !== "en-XA");
+  return keptLocale() ?? browser ?? "en";
 }
