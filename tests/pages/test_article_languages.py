@@ -87,3 +87,8 @@ def test_embed_html_follows_locale_in_its_address(page, site_url):
 def test_the_reader_s_locale_in_the_address_comes_before_the_article_s_lang(page, site_url, other_origin):
     page.goto(write_article(other_origin, 'en.html', f'{site_url}embed.js', lang='en') + '?locale=fr')
     expect(cells(page).first.get_by_test_id('run')).to_have_text('▶ Exécuter')
+
+
+def test_a_locale_the_site_lacks_in_the_address_leaves_the_article_s_lang(page, site_url, other_origin):
+    page.goto(write_article(other_origin, 'fr-xx.html', f'{site_url}embed.js', lang='fr') + '?locale=xx')
+    expect(cells(page).first.get_by_test_id('run')).to_have_text('▶ Exécuter')

@@ -2,7 +2,7 @@
 // first): `embed.js?locale=fr` where the article's script says so, else `?locale=` in the article's address
 // (the reader's, as on any page), else the article's own <html lang> (fr-CA: French), else English. The
 // article's <html lang> is the author's and is left as it is.
-import { chooseLocale, matchLocale, pageLocale } from "../i18n/locale.js";
+import { chooseLocale, matchLocale } from "../i18n/locale.js";
 
 // The script tag that loaded the site's embed.js (read for its query, not imported): the site's root is one folder up.
 const EMBED = `${new URL("../", import.meta.url).href}embed.js`;
@@ -15,5 +15,5 @@ function scriptLocale() {
   return null;
 }
 
-const asked = new URLSearchParams(location.search).has("locale") ? pageLocale() : null;
+const asked = matchLocale(new URLSearchParams(location.search).get("locale"));
 chooseLocale(matchLocale(scriptLocale()) ?? asked ?? matchLocale(document.documentElement.lang));

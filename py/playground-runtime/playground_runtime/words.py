@@ -4,11 +4,14 @@ any program runs), or English without one. `N_(text)` marks a text for `build.py
 in a table and translated where it is used. Placeholders are `{name}`s, filled with str.format by the caller.
 """
 
-import gettext
 import json
 from types import MappingProxyType
 
-_english = gettext.c2py('n != 1')
+
+def _english(n):
+    return int(n != 1)
+
+
 _messages = MappingProxyType({})
 _form = _english
 
@@ -18,10 +21,14 @@ def use_catalogue(text):
     global _messages, _form
     catalogue = json.loads(text) if text else {}
     _messages = MappingProxyType(dict(catalogue.get('messages') or {}))
-    try:
-        _form = gettext.c2py(catalogue.get('plural') or 'n != 1')
-    except ValueError:
-        _form = _english
+    _form = _english
+    if catalogue.get('plural'):
+        import gettext  # only for another language: an English page's Python starts without it
+
+        try:
+            _form = gettext.c2py(catalogue['plural'])
+        except ValueError:
+            pass
 
 
 def _(text):
