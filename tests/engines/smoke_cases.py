@@ -402,9 +402,20 @@ def test_a_room_hands_out_collects_and_shows_feedback_without_its_scripts(engine
         'the feedback',
     )[0]
     part(item, 'feedback-link').click()
-    driver.switch_to.frame(part(driver, 'feedback-frame'))
+    # The frame gets the feedback once it is fetched (srcdoc), and loads it then: looking into the frame while it
+    # still loads about:blank or is unloading it fails in WebKit ("no such frame"), so each look starts afresh.
+    wait(driver, lambda: part(driver, 'feedback').is_displayed(), 'the feedback shown')
+
+    def feedback_note():
+        driver.switch_to.default_content()
+        try:
+            driver.switch_to.frame(part(driver, 'feedback-frame'))
+            return driver.find_elements(By.ID, 'note')
+        except WebDriverException:  # the frame is between two documents: look again
+            return []
+
     try:
-        note = wait(driver, lambda: driver.find_elements(By.ID, 'note'), "the feedback's text")[0]
+        note = wait(driver, feedback_note, "the feedback's text")[0]
         assert note.text == 'Well done'
     finally:
         driver.switch_to.default_content()
