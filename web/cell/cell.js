@@ -40,7 +40,7 @@ export class Cell {
       onExample: (spec) => this.forwardExample(spec),
       warmUp: session.warmUp,
     });
-    this.fallback = codeBlock(code, t("Python code"));
+    this.fallback = codeBlock(code, editorLabel());
     parts.editorHost.replaceChildren(this.fallback);
     this.editorReady = editorModule().then(({ createEditor }) => this.upgrade(createEditor));
     parts.run.addEventListener("click", () => this.onRunRequest(this));

@@ -5,8 +5,8 @@
 import { button, byTestId, element } from "../dom/element.js";
 import { loadNotebook } from "../notebook/stored-notebooks.js";
 import { fetchAsLearner, joinClassroom } from "../room/classroom.js";
-import { refusedHandIns, startHandIns } from "../room/hand-in.js";
-import { dateLocale, t, tn } from "../i18n/messages.js";
+import { clock, refusedHandIns, startHandIns } from "../room/hand-in.js";
+import { t, tn } from "../i18n/messages.js";
 
 const POLL_MS = 10_000;
 // What notebook.html opens and Hand in sends back: a notebook or lesson at the top of its assignment, where
@@ -138,11 +138,6 @@ async function showFeedback(item, learner) {
   frame.srcdoc = html;
   feedback.hidden = false;
   feedback.scrollIntoView({ block: "start" });
-}
-
-function clock(at) {
-  const time = new Date(at);
-  return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit" });
 }
 
 start();

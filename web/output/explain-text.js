@@ -141,7 +141,7 @@ function says(model, i, verdict, list, total) {
   const held = number(model.grad[i]);
   const use = (u) => {
     const [user, k] = model.uses[i][u];
-    const twice = model.args[user].filter((j) => j === i).length > 1;
+    const twice = usedTwiceBy(model, user, i);
     const values = { ordinal: ordinal(u), user: model.names[user], operand: ordinal(k), sends: number(list[u].product) };
     return twice ? t("its {ordinal} use ({user}, as its {operand} operand, which sends {sends})", values) : t("its {ordinal} use ({user}, which sends {sends})", values);
   };

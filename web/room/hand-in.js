@@ -166,7 +166,8 @@ async function send(items) {
   return done;
 }
 
-function clock(at) {
+/** A hand-in's time (ISO) as the page's language writes hours and minutes; the text itself if it is not a time. */
+export function clock(at) {
   const time = new Date(at);
   return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit" });
 }
