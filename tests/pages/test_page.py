@@ -264,18 +264,18 @@ STOP_AS_THE_RUN_IS_SENT = """async (times) => {
 
 
 def test_stop_pressed_as_a_run_is_sent_interrupts_it_in_place(fresh_playground):
-    """Stop between the page sending a run and the worker beginning it is that run's Stop: the run ends at
-    once, Python keeps its state, and the run after it is not stopped. On a page of its own: on the shared page,
-    after earlier tests' imports, a run's end under load took over the 1.5 s after which the page interrupts
-    again (seen once in a run of this file beside test_trust.py)."""
+    """Stop between the page sending a run and the worker beginning it is that run's Stop: the run ends,
+    Python keeps its state, and the run after it is not stopped. That the first interrupt ends a run wherever
+    Python takes it is tests/runtime/test_playground.py's test of a Stop at each call and return of a run: here,
+    whether the page had to interrupt again (after 1.5 s) depended on the machine's load (it did once in CI, on a
+    page of its own, as two workers ran browsers beside it). On a page of its own: on the shared page, earlier
+    tests' imports slow a run's end."""
     playground = fresh_playground
     type_program(playground, 'print("looping")\nwhile True: pass\n')
     said = playground.evaluate(STOP_AS_THE_RUN_IS_SENT, 8)
     for text in said:
         assert 'restarted' not in text and 'stopped' in text.lower(), said
         assert 'KeyboardInterrupt' in text or 'Stopped before it ran' in text, said
-    # The first interrupt ended each run: the page never had to interrupt again.
-    assert playground.evaluate("performance.getEntriesByName('python-stop-again').length") == 0
     type_program(playground, 'print(6 * 7)\n')
     section = run(playground)
     expect(section.locator('pre.stdout')).to_have_text('42\n')

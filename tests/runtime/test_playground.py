@@ -2,12 +2,15 @@
 
 import importlib.util
 import json
+import signal
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from playground_runtime import runner as playground
+from playground_runtime.stand_ins import active
 from support import RUNTIME_PACKAGE
 
 
@@ -225,6 +228,65 @@ def test_a_stop_that_arrives_before_the_program_begins_ends_the_run_as_interrupt
 
     result = json.loads(playground.run('print("never")', emit, points='"not points"'))
     assert result == {'status': 'interrupted'}
+    result, events = run('print("next run")')
+    assert result == {'status': 'ok'} and events == [{'type': 'stdout', 'text': 'next run\n'}]
+
+
+def run_stopped_at(n, source):
+    """Runs `source` with a KeyboardInterrupt raised at the nth call or return of a Python function inside the
+    run, where Python looks for a pending interrupt (as it does at loops' back edges) and so where Stop lands.
+    While the run ignores SIGINT, as a real signal would be, none is raised. Returns (the result's status,
+    or 'escaped'; where it was raised, or None if it was not or only printed; the calls and returns seen)."""
+    seen, where, printed = 0, None, False
+
+    def stop(frame, event, arg):
+        nonlocal seen, where
+        if event in ('call', 'return') and where is None:
+            seen += 1
+            if seen == n and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                where = f'{event} of {frame.f_code.co_name} ({Path(frame.f_code.co_filename).name})'
+                raise KeyboardInterrupt
+        return stop
+
+    def only_printed(unraisable):  # as in a finalizer: the page repeats Stop for such a one
+        nonlocal printed
+        printed = printed or isinstance(unraisable.exc_value, KeyboardInterrupt)
+
+    hook, sys.unraisablehook = sys.unraisablehook, only_printed
+    sys.settrace(stop)
+    try:
+        result = playground.run(source, lambda text: None, points='[[0.5, 0.5, 1]]')
+    except KeyboardInterrupt:
+        result = None
+    finally:
+        sys.settrace(None)
+        sys.unraisablehook = hook
+    where = None if printed else where
+    return ('escaped' if result is None else json.loads(result)['status']), where, seen
+
+
+def test_a_stop_wherever_python_takes_it_ends_the_run_and_leaves_nothing_of_it_behind():
+    """The page repeats Stop while a run goes on, so one can land anywhere: as the run begins, in the program,
+    as its charts are drawn (ignored there), as it ends. Each ends the run as interrupted, or escapes run()
+    only at its very start or end (the worker reports that as interrupted too), and the run's output streams,
+    drawing never outlive it (a Stop as the run ended once left its stdout in place for the next) and the
+    next run never sees its points."""
+    statuses, streams = {}, (sys.stdout, sys.stderr)
+    n = 1
+    while True:
+        status, where, seen = run_stopped_at(n, 'x = Value(1.0)\nprint("ran")\ndraw_dot(x * 2)\n')
+        if seen < n:
+            break
+        assert status in ('interrupted', 'ok', 'escaped'), (n, where, status)
+        assert (status == 'ok') == (where is None), (n, where, status)  # only an ignored Stop lets it finish
+        if status == 'escaped':
+            assert where in ('call of run (runner.py)', 'return of run (runner.py)'), where
+        assert (sys.stdout, sys.stderr) == streams, where
+        assert active.drawing is None, where
+        assert run('print(len(points()[0]))')[1] == [{'type': 'stdout', 'text': '100\n'}], where
+        statuses[status] = statuses.get(status, 0) + 1
+        n += 1
+    assert statuses['interrupted'] > 50 and statuses['ok'] > 5, statuses
     result, events = run('print("next run")')
     assert result == {'status': 'ok'} and events == [{'type': 'stdout', 'text': 'next run\n'}]
 

@@ -47,7 +47,7 @@ def checked(text):
 
 def take(text):
     """Keeps the run's points; ValueError (and none kept) when they are not points."""
-    _run.points = None
+    _run.points = _run.returned = None
     _run.points = checked(text)
 
 

@@ -111,19 +111,9 @@ def _begin(source, emit, env, checks, test, points):
                 line=line, command=repr(text)
             ),
         )
-    try:
-        learner_points.take(points)
-    except ValueError as e:
-        output.event(
-            type='notice',
-            text=_("The points sent with this run were left out ({reason}): points() gives the moons.").format(
-                reason=e
-            ),
-        )
-
     space = Env() if env is None else ENVS.setdefault(env, Env())
     space.drawing = Drawing(output, space.namespace)
-    job = _execute(code, space, checks, test)
+    job = _execute(code, space, checks, test, points)
     if code.co_flags & inspect.CO_COROUTINE:
         return job
     try:
@@ -133,13 +123,22 @@ def _begin(source, emit, env, checks, test, points):
     raise RuntimeError("a program without await suspended")
 
 
-async def _execute(code, space, checks, test):
+async def _execute(code, space, checks, test, points):
     """Runs the compiled program in its namespace, one code path with or without top-level await."""
     drawing, output = space.drawing, space.drawing.output
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = Stream(output, 'stdout'), Stream(output, 'stderr')
-    active.drawing = drawing
     try:
+        try:
+            learner_points.take(points)
+        except ValueError as e:
+            output.event(
+                type='notice',
+                text=_("The points sent with this run were left out ({reason}): points() gives the moons.").format(
+                    reason=e
+                ),
+            )
+        sys.stdout, sys.stderr = Stream(output, 'stdout'), Stream(output, 'stderr')
+        active.drawing = drawing
         outcome = eval(code, space.namespace)
         if inspect.iscoroutine(outcome):
             await outcome
@@ -161,18 +160,21 @@ async def _execute(code, space, checks, test):
             # What the program held may stay in reference cycles: a fresh Python gives all of it back.
             result['fresh'] = _('ran out of memory')
     finally:
-        # Stop keeps the charts and graphs so far: drawing them (a boundary through a slow model may take
-        # seconds) is not interrupted by the page's Stop, which it repeats while the run goes on.
-        with _stop_ignored():
-            for finish in (drawing.charts.flush, drawing.live.finish):
-                try:
-                    finish()
-                except Exception:  # a model that fails now: the run is over anyway
-                    pass
+        try:
+            # Stop keeps the charts and graphs so far: drawing them (a boundary through a slow model may take
+            # seconds) is not interrupted by the page's Stop, which it repeats while the run goes on.
+            with _stop_ignored():
+                for finish in (drawing.charts.flush, drawing.live.finish):
+                    try:
+                        finish()
+                    except Exception:  # a model that fails now: the run is over anyway
+                        pass
+                output.flush()
+        finally:
+            # Before any call, where a Stop repeated as the run ends could land: the next run's are its own.
             sys.stdout, sys.stderr = saved
             active.drawing = None
-            learner_points.forget()  # the next run's are its own
-            output.flush()
+            learner_points.forget()
     return json.dumps(result)
 
 
