@@ -188,20 +188,27 @@ REHEARSED = """window.rehearsals.map(({ node, ...seen }) => ({ ...seen,
   marks: performance.getEntriesByType('mark').map((m) => m.name).filter((name) => name.startsWith('graph-')) }))"""
 
 
+WARM_UP_ROUNDS = "performance.getEntriesByName('python-warm-up-round').length"
+
+
 def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
     # python-worker.js runs a small program of its own after ready, and output-list.js shows its output unseen
-    # (a rehearsal of the first Run's output): neither may show, leave a name behind, mark a run's stages, or
-    # cost the page its Python.
+    # (a rehearsal of the first Run's output); then, while no run comes, the worker runs another program of
+    # playground_runtime.warm_up three times: none may show, leave a name behind, mark a run's stages, or cost
+    # the page its Python.
     page.add_init_script(WATCH_REHEARSALS)
     open_playground(page, site_url)
     wait_until(page, 'window.rehearsals.length > 0 && window.rehearsals.every((r) => r.removed)')
+    wait_until(page, f'{WARM_UP_ROUNDS} === 3')
     [rehearsal] = page.evaluate(REHEARSED)
     assert rehearsal['inert'] and rehearsal['visibility'] == 'hidden' and rehearsal['testid'] is None
     assert rehearsal['position'] == 'fixed'  # off screen, it adds nothing to the page's scrolling
     assert rehearsal['runs'] > 0 and rehearsal['printed'].strip() and rehearsal['values'] > 0 and rehearsal['tools'] > 0
     assert rehearsal['marks'] == []  # no graph-… stage of bench/compare.py: the rehearsal is not a run
     assert page.locator('div.output').count() == 1
-    section = run_program(page, "print([n for n in ('a', 'b', 'c') if n in globals()])\nprint(Value(1.5).grad)")
+    section = run_program(
+        page, "print([n for n in ('a', 'b', 'c', 'V', 'own', 'xs', 'grads') if n in globals()])\nprint(Value(1.5).grad)"
+    )
     expect(section.locator('pre.stdout')).to_have_text('[]\n0.0\n')
     expect(section).not_to_contain_text(FRESH)
     output = page.get_by_test_id('output')
@@ -210,6 +217,21 @@ def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
     draw = run_program(page, "a = Value(2.0, label='a')\ndraw_dot(a * a)")
     expect(draw.locator('svg g.node').first).to_be_visible()
     assert 'graph-inserted' in page.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")
+
+
+def test_a_run_ends_the_warm_up_rounds(page, site_url):
+    # The rounds are for a page that waits for its reader: a Run pressed while Python loads is sent as it is
+    # ready, before the first round, and none runs after it (one would share the worker with the next Run).
+    page.goto(site_url)
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'loading')
+    page.get_by_test_id('run').click()
+    section = page.get_by_test_id('output').locator('section.run')
+    expect(section.locator('svg g.node').first).to_be_visible(timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+    rounds = page.evaluate(WARM_UP_ROUNDS)
+    page.wait_for_timeout(1500)  # longer than the three rounds' 3 x 300 ms
+    assert page.evaluate(WARM_UP_ROUNDS) == rounds < 3
+    expect(page.get_by_test_id('output').locator('section.run')).to_have_count(1)
 
 
 def test_a_first_run_that_starts_python_is_not_slowed_by_a_rehearsal(page, site_url):

@@ -127,6 +127,9 @@ export class PythonClient {
       case "warmed-up": // the events of the worker's own warm-up program (python-worker.js)
         this.onWarmedUp(message.events);
         break;
+      case "warm-up-round":
+        performance.mark("python-warm-up-round"); // read by tests: the worker warmed up again, unseen
+        break;
       case "output":
         if (pending) pending.onEvent(message.event);
         break;

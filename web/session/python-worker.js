@@ -51,7 +51,10 @@ self.onmessage = ({ data }) => {
   const port = data.port;
   send = port.postMessage.bind(port);
   port.onmessage = ({ data }) => {
-    if (data.type === "run") run(data);
+    if (data.type === "run") {
+      roundsLeft = 0; // from now on, runs warm it up
+      run(data);
+    }
     else if (data.type === "reset") playground.reset(data.env);
     else if (hasOwn(fromPage, data.type)) fromPage[data.type].settle(data);
   };
@@ -140,32 +143,45 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue 
   warmUp();
 }
 
-// A restored Python's first run is slower than later ones (the browser compiles the interpreter's code
-// as it is first reached): a small program of our own, run unseen in the same task as "ready", takes that
-// cost before the reader can press Run. It runs as any program does, in a namespace of its own, and then
-// gets the after-run check of any run. Its events go to the page, which rehearses showing them unseen
-// (output-list.js): the page's first drawing of a run costs what the reader's first Run would pay.
-const WARM_UP = `a = Value(2.0, label='a')
-b = Value(-3.0, label='b')
-c = (a * b + a).tanh(); c.label = 'c'
-c.backward()
-print(f"{c.data:.4f} {a.grad:.4f}")
-draw_dot(c)
-`;
+// A restored Python's first runs are slower than later ones: playground_runtime.warm_up says why, and what
+// runs unseen about it. Its first program runs in the same task as "ready", and its events go to the page,
+// which rehearses showing them (output-list.js); the second runs WARM_UP_ROUNDS times after it, each in a task
+// of its own WARM_UP_EVERY_MS apart, until a run comes (a run is never made to wait for more than one round).
+// Each round gets the after-run check of any run.
+const WARM_UP_ROUNDS = 3;
+const WARM_UP_EVERY_MS = 300;
+let roundsLeft = 0;
 
 function warmUp() {
+  const events = [];
+  if (!warmUpWith(playground.warm_up.FIRST, (text) => events.push(JSON.parse(text)))) return;
+  post({ type: "warmed-up", events });
+  roundsLeft = WARM_UP_ROUNDS;
+  setTimeout(warmUpAgain, WARM_UP_EVERY_MS);
+}
+
+function warmUpAgain() {
+  if (roundsLeft <= 0 || reached !== null) return;
+  roundsLeft -= 1;
+  if (!warmUpWith(playground.warm_up.AGAIN, () => {})) return;
+  post({ type: "warm-up-round" });
+  setTimeout(warmUpAgain, WARM_UP_EVERY_MS);
+}
+
+/** Runs one of the warm-up's programs; false, and this Python runs no more, if it failed or changed anything. */
+function warmUpWith(program, emit) {
   try {
-    const events = [];
-    runProgram(WARM_UP, (text) => events.push(JSON.parse(text)));
+    runProgram(program, emit);
     gcCollect();
     const found = changes(true);
     const reasons = found.toJs();
     found.destroy();
-    if (reasons.length) reach(reasons[0]); // cannot happen for this program; if it did, the page starts another Python
-    else post({ type: "warmed-up", events });
+    if (!reasons.length) return true;
+    reach(reasons[0]); // cannot happen for these programs; if it did, the page starts another Python
   } catch (error) {
     reach(`failed to run its warm-up (${describe(error)})`);
   }
+  return false;
 }
 
 /**
