@@ -229,7 +229,7 @@ def test_a_run_ends_the_warm_up_rounds(page, site_url):
     expect(section.locator('svg g.node').first).to_be_visible(timeout=STARTUP_TIMEOUT_MS)
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
     rounds = page.evaluate(WARM_UP_ROUNDS)
-    page.wait_for_timeout(1500)  # longer than the three rounds' 3 x 300 ms
+    page.wait_for_timeout(1500)  # longer than the three rounds, 200 ms apart
     assert page.evaluate(WARM_UP_ROUNDS) == rounds < 3
     expect(page.get_by_test_id('output').locator('section.run')).to_have_count(1)
 

@@ -149,7 +149,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue 
 // of its own WARM_UP_EVERY_MS apart, until a run comes (a run is never made to wait for more than one round).
 // Each round gets the after-run check of any run.
 const WARM_UP_ROUNDS = 3;
-const WARM_UP_EVERY_MS = 300;
+const WARM_UP_EVERY_MS = 200;
 let roundsLeft = 0;
 
 function warmUp() {
