@@ -7,7 +7,8 @@ import { startModuleWorker } from "./start-worker.js";
 import { catalogue } from "../i18n/messages.js";
 
 export class Interpreter {
-  constructor(onMessage) {
+  /** `warmUpRounds`: how often the worker runs playground_runtime.warm_up.AGAIN while no run has come. */
+  constructor(onMessage, { warmUpRounds = 0 } = {}) {
     this.readyMessage = null;
     this.progress = null;
     // Test for the feature, not for isolation: WebKitGTK is crossOriginIsolated without SharedArrayBuffer.
@@ -51,7 +52,7 @@ export class Interpreter {
     // site's service worker serves them.
     const files = runtime.keptFiles();
     this.worker.postMessage({ type: "init", base, precached: serviceWorker !== "none", keep: serviceWorker !== "controls",
-      interruptBuffer: this.interruptBuffer, catalogue, port: channel.port2 }, [channel.port2]);
+      interruptBuffer: this.interruptBuffer, catalogue, warmUpRounds, port: channel.port2 }, [channel.port2]);
     this.port.postMessage({ type: "files", value: files }, files ? [...files.values()] : []);
     this.postCompiled(runtime.compiled());
     this.hand("build", runtime.info);

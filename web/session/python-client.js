@@ -27,6 +27,9 @@ const STANDBY_IDLE_MS = 1000; // no run for this long after one ended: the stand
 // tried again this much later, so that one is ready once the server is back.
 const STANDBY_RETRY_MS = 10_000;
 const SIGINT = 2;
+// A Python that will run the reader's next program warms up again while it waits (python-worker.js); the standby
+// does not: its rounds would share the processor with the reader's Runs on the Python in use.
+const WARM_UP_ROUNDS = 3;
 
 const ignore = () => {};
 
@@ -57,11 +60,11 @@ export class PythonClient {
 
   /** Starts Python, or swaps in the standby; `text` says so while it is not ready yet. */
   start(text = null) {
-    this.promote(this.standby || this.spawn(), text);
+    this.promote(this.standby || this.spawn({ warmUpRounds: WARM_UP_ROUNDS }), text);
   }
 
-  spawn() {
-    const interpreter = new Interpreter((message) => this.receive(interpreter, message));
+  spawn(options) {
+    const interpreter = new Interpreter((message) => this.receive(interpreter, message), options);
     return interpreter;
   }
 

@@ -88,7 +88,7 @@ function marked(target, reason) {
 /** The object Python sees as `js`: the worker's global scope. */
 const jsGlobals = marked(globalThis, "used JavaScript (the js module)");
 
-async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue }) {
+async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue, warmUpRounds }) {
   useCatalogue(catalogue); // the page's language, for the progress it reports
   // Relative URLs in a worker resolve against the worker script; the page sends its own base.
   const url = (path) => new URL(path, base).href;
@@ -140,23 +140,22 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue 
   await Promise.all(handing);
   post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, packed: start.packed,
     kept: start.kept, compiled: start.compiled, timings });
-  warmUp();
+  warmUp(Number(warmUpRounds) || 0);
 }
 
 // A restored Python's first runs are slower than later ones: playground_runtime.warm_up says why, and what
 // runs unseen about it. Its first program runs in the same task as "ready", and its events go to the page,
-// which rehearses showing them (output-list.js); the second runs WARM_UP_ROUNDS times after it, each in a task
-// of its own WARM_UP_EVERY_MS apart, until a run comes (a run is never made to wait for more than one round).
-// Each round gets the after-run check of any run.
-const WARM_UP_ROUNDS = 3;
+// which rehearses showing them (output-list.js); the second runs as many times after it as the page asks
+// (init's warmUpRounds), each in a task of its own WARM_UP_EVERY_MS apart, until a run comes (a run is never
+// made to wait for more than one round). Each round gets the after-run check of any run.
 const WARM_UP_EVERY_MS = 200;
 let roundsLeft = 0;
 
-function warmUp() {
+function warmUp(rounds) {
   const events = [];
   if (!warmUpWith(playground.warm_up.FIRST, (text) => events.push(JSON.parse(text)))) return;
   post({ type: "warmed-up", events });
-  roundsLeft = WARM_UP_ROUNDS;
+  roundsLeft = rounds;
   setTimeout(warmUpAgain, WARM_UP_EVERY_MS);
 }
 
