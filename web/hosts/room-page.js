@@ -5,8 +5,8 @@
 import { button, byTestId, element } from "../dom/element.js";
 import { loadNotebook } from "../notebook/stored-notebooks.js";
 import { fetchAsLearner, joinClassroom } from "../room/classroom.js";
-import { clock, refusedHandIns, startHandIns } from "../room/hand-in.js";
-import { t, tn } from "../i18n/messages.js";
+import { refusedHandIns, startHandIns } from "../room/hand-in.js";
+import { clock, t, tn } from "../i18n/messages.js";
 
 const POLL_MS = 10_000;
 // What notebook.html opens and Hand in sends back: a notebook or lesson at the top of its assignment, where

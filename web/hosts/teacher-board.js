@@ -1,7 +1,7 @@
 // teacher.html#token=…: the room's progress from the classroom server (classroom/progress), drawn as a
 // table and polled every 2 s. Names, code and messages are learners' text: set as textContent, never run.
 import { byTestId } from "../dom/element.js";
-import { dateLocale, t, tn } from "../i18n/messages.js";
+import { clock, dateLocale, t, tn } from "../i18n/messages.js";
 
 const POLL_MS = 2000;
 
@@ -142,7 +142,7 @@ function showZips(assignments) {
 /** When a learner handed in each assignment, or that they have not. */
 function handInCell(student, name) {
   const at = student.hand_ins?.[name];
-  const td = cell("td", at ? t("Handed in {time}", { time: new Date(at).toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit" }) }) : "–");
+  const td = cell("td", at ? t("Handed in {time}", { time: clock(at) }) : "–");
   Object.assign(td.dataset, { testid: "hand-in-cell", assignment: name, state: at ? "handed-in" : "none", at: at ?? "" });
   td.className = "hand-in-cell";
   return td;

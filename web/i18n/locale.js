@@ -5,11 +5,17 @@ export const LOCALES = ["en", "fr", "es", "en-XA"]; // en-XA: the pseudo-locale 
 
 let chosen = null;
 
+/** The site's locale that `tag` names exactly, in any case, or null. */
+function exactLocale(tag) {
+  const asked = String(tag ?? "").toLowerCase();
+  return LOCALES.find((locale) => locale.toLowerCase() === asked) ?? null;
+}
+
 /** The site's locale that `tag` names: the same tag in any case, or a language tag's first part (fr-CA: fr). */
 export function matchLocale(tag) {
   const asked = String(tag ?? "").trim().toLowerCase();
   if (!asked) return null;
-  return LOCALES.find((locale) => locale.toLowerCase() === asked) ?? LOCALES.find((locale) => !locale.includes("-") && asked.split("-")[0] === locale) ?? null;
+  return exactLocale(asked) ?? LOCALES.find((locale) => !locale.includes("-") && asked.split("-")[0] === locale) ?? null;
 }
 
 /** Makes `locale` (one of LOCALES) the page's, for the modules that load after this call. */
@@ -38,8 +44,7 @@ export function keepLocale(locale) {
 
 export function pageLocale(search = globalThis.location?.search ?? "", languages = globalThis.navigator?.languages ?? []) {
   if (chosen) return chosen;
-  const asked = new URLSearchParams(search).get("locale")?.toLowerCase();
-  const exact = LOCALES.find((locale) => locale.toLowerCase() === asked);
+  const exact = exactLocale(new URLSearchParams(search).get("locale"));
   if (exact) return exact;
   // The browser's languages, in its order; the pseudo-locale is only ever asked for by name.
   const browser = [...languages].map(matchLocale).find((locale) => locale && locale !== "en-XA");

@@ -9,6 +9,12 @@ export { t, tn, translation } from "./catalogue.js";
 export const locale = pageLocale();
 /** The locale for dates and times: the page's language, or the browser's own for English (as before languages). */
 export const dateLocale = locale === "en" ? undefined : locale;
+
+/** An ISO time as hours and minutes in the page's language; a text that is not a time, as it is. */
+export function clock(at) {
+  const time = new Date(at);
+  return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit" });
+}
 /** The catalogue the page uses, or null for English: the Python worker gets it with its "init" message. */
 export const catalogue = locale === "en" ? null : await load(locale);
 useCatalogue(catalogue);

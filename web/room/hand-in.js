@@ -6,7 +6,7 @@ import { button, element } from "../dom/element.js";
 import { fetchAsLearner, heardFromServer } from "./classroom.js";
 import { ROOM_BACK_EVENT } from "./connection.js";
 import { Outbox } from "./outbox.js";
-import { dateLocale, t } from "../i18n/messages.js";
+import { clock, t } from "../i18n/messages.js";
 
 const HAND_IN = new URL("../classroom/hand-in", import.meta.url);
 const RELEASE = new URL("../classroom/release/", import.meta.url).href;
@@ -167,11 +167,6 @@ async function send(items) {
 }
 
 /** A hand-in's time (ISO) as the page's language writes hours and minutes; the text itself if it is not a time. */
-export function clock(at) {
-  const time = new Date(at);
-  return Number.isNaN(time.getTime()) ? at : time.toLocaleTimeString(dateLocale, { hour: "2-digit", minute: "2-digit" });
-}
-
 function say(status, state, text) {
   status.dataset.state = state;
   status.textContent = text;
