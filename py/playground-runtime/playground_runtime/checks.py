@@ -25,7 +25,7 @@ from .explain import explanation
 from .names import CHECKS as FILENAME
 from .names import EDITOR  # frames of the learner's own code
 from .numbers import shown
-from .teaching import table
+from .teaching import grad_name, table
 from .words import N_, _, ngettext
 
 PASSED = N_("All checks passed.")
@@ -201,14 +201,8 @@ def _arithmetic(root):
 
 
 def _grad_text(node, actual, expected, message, more=''):
-    label = getattr(node, 'label', '')
-    grad = (
-        f"{label}.grad"
-        if label
-        else _("the grad of the value with data {data}").format(data=shown(getattr(node, 'data', None)))
-    )
     text = _("{grad} is {actual}, expected {expected}{more}").format(
-        grad=grad, actual=shown(actual), expected=shown(expected), more=more
+        grad=grad_name(node), actual=shown(actual), expected=shown(expected), more=more
     )
     return f"{text}: {message}" if message else text
 

@@ -162,9 +162,13 @@ def _name(node):
     return _("the value with data {data}").format(data=shown(getattr(node, 'data', None)))
 
 
-def _grad_of(node):
+def grad_name(node):
+    """How a text names a value's grad (the checks' too): `x.grad` by its label, else one message by its data
+    (not "the grad of" before _name's text: Spanish joins "de el" into "del")."""
     label = getattr(node, 'label', '')
-    return f"{label}.grad" if label not in ('', None) else _("the grad of {name}").format(name=_name(node))
+    if label not in ('', None):
+        return f"{label}.grad"
+    return _("the grad of the value with data {data}").format(data=shown(getattr(node, 'data', None)))
 
 
 def _callee(node, code_names):
@@ -213,7 +217,7 @@ def _narrate(node, kids, nodes, changed, before, after, code_names):
     )
     others = [j for j in changed if id(nodes[j]) not in shown_ids]
     if others:
-        sets = [_("{grad} to {value}").format(grad=_grad_of(nodes[j]), value=shown(after[j])) for j in others]
+        sets = [_("{grad} to {value}").format(grad=grad_name(nodes[j]), value=shown(after[j])) for j in others]
         text += _("; it also sets {values}").format(values=_joined(sets))
     return text
 
@@ -239,7 +243,7 @@ def grad_check(root, nodes, edges, names, rankdir):
             "{grad} is {value}: no backward pass has run on this graph "
             "yet, so there are no grads to check. Call backward() on it (or set its grad to "
             "1.0 and call each _backward()) before drawing it."
-        ).format(grad=_grad_of(root), value=shown(root_grad))
+        ).format(grad=grad_name(root), value=shown(root_grad))
         return result
     replay = Replay(root, order=nodes)
     checks = [replay.check(n) for n in nodes if hasattr(n, 'grad')]
