@@ -1,0 +1,68 @@
+"""Issue 57, item 3: a Run pressed in the page's first seconds against later Runs. Each page is opened fresh
+(its service worker allowed, as a reader gets it on localhost), the neuron set in the editor, and Run pressed
+once, at one of the moments after Python's ready (--at, in ms: 1.0 s, 1.9 s, just after the service worker
+starts its 63 MB precache at 2 s, and 3 s); then, once the standby Python is ready and the precache is done
+(QUIET_MS more), three later Runs. Each figure is Run pressed to the first node of the graph (compare.py's
+run_to_graph), medians over --pages pages per moment, the first page of each unmeasured.
+
+    python build.py && python bench/early_runs.py [--pages 5] [--at 1000,1900,2300,3000]
+
+Prints each moment's median against the later Runs' median, and the ratio (the issue's goal: at most 1.25).
+No assertions: figures only.
+"""
+
+import argparse
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from compare import run_to_graph, wait_for_standby
+from embed_bytes import ARGS, executable
+from harness import median, ready, serve, set_code
+
+DIST = Path(__file__).resolve().parents[1] / 'dist'
+QUIET_MS = 6000  # the precache, registered 2 s after ready, took 1.4 s on this machine
+LATER_RUNS = 3
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--pages', type=int, default=5, help='measured pages per moment (default 5)')
+    parser.add_argument('--at', default='1000,1900,2300,3000', help='ms after ready (default 1000,1900,2300,3000)')
+    args = parser.parse_args()
+    moments = [int(ms) for ms in args.at.split(',')]
+    _, url = serve(DIST)
+    code = (DIST / 'examples' / 'neuron.py').read_text()
+    firsts = {ms: [] for ms in moments}
+    laters = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable(), args=ARGS)
+        for page_number in range(args.pages + 1):
+            for ms in moments:
+                context = browser.new_context(viewport={'width': 1280, 'height': 800}, service_workers='allow')
+                page = context.new_page()
+                ready(page, url)
+                set_code(page, code)
+                page.wait_for_timeout(ms - 300)  # run_to_graph waits 300 ms more
+                first, _ = run_to_graph(page)
+                wait_for_standby(page)
+                page.wait_for_timeout(QUIET_MS)
+                later = [run_to_graph(page)[0] for _ in range(LATER_RUNS)]
+                context.close()
+                if page_number:
+                    firsts[ms].append(first)
+                    laters.extend(later)
+                print(
+                    f"  {ms} ms after ready: {first:.0f} ms; later {', '.join(f'{t:.0f}' for t in later)} ms",
+                    flush=True,
+                )
+        browser.close()
+    later = median(laters)
+    print(f"later Runs: {later:.1f} ms (median of {len(laters)})")
+    for ms in moments:
+        first = median(firsts[ms])
+        print(f"Run {ms / 1000:.1f} s after ready: {first:.1f} ms, {first / later:.2f}x the later Runs")
+
+
+if __name__ == '__main__':
+    main()
