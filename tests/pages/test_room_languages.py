@@ -76,3 +76,37 @@ def test_the_pseudo_locale_leaves_no_word_of_the_room_s_pages_out(page, context,
     board.get_by_test_id('student-row').locator('td button').first.click()
     expect(board.get_by_test_id('student-message')).to_contain_text('⟪')
     assert unmarked(board) == []
+
+
+def test_a_room_served_in_french_opens_in_french_unless_the_reader_chose_another_and_the_next_serve_decides_again(
+    page, context, tmp_path
+):
+    room = RoomServer(tmp_path / 'room', locale='fr')  # serve --classroom DIR --locale fr
+    try:
+        page.goto(room.url + 'room.html')
+        expect(page.locator('html')).to_have_attribute('lang', 'fr')
+        expect(page.locator('h1')).to_have_text('Le travail de la classe')
+        board = context.new_page()
+        board.goto(f'{room.url}teacher.html#token={room.room.token}')
+        expect(board.locator('h1')).to_have_text('Progression de la classe')
+        expect(board.get_by_test_id('board-message')).to_contain_text('mis à jour à', timeout=STARTUP_TIMEOUT_MS)
+        page.goto(room.url + 'room.html?locale=en')  # a link's language comes first
+        expect(page.locator('h1')).to_have_text("The room's work")
+
+        room.stop()
+        room.locale = None  # the teacher serves the room again, without --locale
+        room.start()
+        board.reload()  # the page came with the cookie's end: English, the browser's language
+        expect(board.locator('h1')).to_have_text('Class progress')
+
+        room.stop()
+        room.locale = 'fr'
+        room.start()
+        page.goto(room.url + 'index.html')  # the learner's main page, and the language they choose on its menu
+        expect(page.get_by_test_id('language')).to_have_value('fr')
+        page.get_by_test_id('language').select_option('es')
+        expect(page.locator('html')).to_have_attribute('lang', 'es')
+        page.goto(room.url + 'room.html')
+        expect(page.locator('h1')).to_have_text('El trabajo de la clase')  # the learner's own choice comes first
+    finally:
+        room.stop()

@@ -6,6 +6,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import urllib.error
 import urllib.request
 
@@ -13,6 +14,7 @@ import pytest
 
 from backprop_playground.policy import CONTENT_SECURITY_POLICY, NOTEBOOK_POLICY
 from backprop_playground.steps.compress import compress
+from support import ROOT
 from support.servers import serving, stop
 
 WASM = bytes(range(256)) * 2000  # 512 KB that compress as a runtime's wasm does, well
@@ -187,3 +189,43 @@ POLICY = (
 def test_the_policies_are_byte_for_byte_what_they_were():
     assert CONTENT_SECURITY_POLICY == POLICY
     assert NOTEBOOK_POLICY == POLICY.replace("connect-src 'self'", 'connect-src *')
+
+
+def test_serve_with_a_locale_gives_it_to_every_page_in_a_cookie_and_without_one_clears_an_earlier_one(served):
+    folder = served[0]
+    server, url = serving(directory=folder, locale='fr')
+    try:
+        for path in ('index.html', 'pyodide/pyodide.asm.wasm', 'missing.html'):
+            try:
+                headers = fetch(url + path)[0]
+            except urllib.error.HTTPError as error:
+                headers = error.headers
+            assert headers['Set-Cookie'] == 'backprop-playground-room-locale=fr; Path=/; Max-Age=43200; SameSite=Lax'
+    finally:
+        stop(server)
+    # Another serve on the same address, without --locale: a browser that still sends the cookie loses it
+    headers = fetch(served[1] + 'index.html', Cookie='a=1; backprop-playground-room-locale=fr')[0]
+    assert headers['Set-Cookie'] == 'backprop-playground-room-locale=; Path=/; Max-Age=0; SameSite=Lax'
+    assert 'Set-Cookie' not in fetch(served[1] + 'index.html', Cookie='a=1')[0]
+    assert 'Set-Cookie' not in fetch(served[1] + 'index.html')[0]
+
+
+@pytest.mark.parametrize('given, says', [('FR', 'language: fr,'), ('de', "the site's languages are en, ")])
+def test_serve_takes_a_locale_the_site_has_in_any_case_and_refuses_another_by_naming_them(given, says):
+    code = (
+        "import sys; from backprop_playground import cli, paths; paths.in_checkout = lambda: False; "
+        "cli.main(sys.argv[1:])"
+    )
+    process = subprocess.Popen(
+        [sys.executable, '-c', code, 'serve', '--port', '0', '--locale', given],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, 'PYTHONPATH': str(ROOT / 'py' / 'backprop-playground')},
+    )
+    try:
+        printed = [process.stdout.readline(), process.stdout.readline()]
+        assert any(says in line for line in printed), printed
+    finally:
+        process.kill()
+        process.wait()

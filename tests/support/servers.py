@@ -95,8 +95,9 @@ class RoomServer:
     """The site and a classroom, on one port that outlives a stop and a start, as a laptop's would; `url`
     reaches it by `host`."""
 
-    def __init__(self, folder, host='127.0.0.1', **classroom):
+    def __init__(self, folder, host='127.0.0.1', locale=None, **classroom):
         self.options = classroom
+        self.locale = locale  # serve --locale; a test may change it before a start()
         self.room = Classroom(folder, **classroom)
         self.port = 0
         self.start()
@@ -104,7 +105,7 @@ class RoomServer:
         self.url = f"http://{self.host}/"
 
     def start(self):
-        self.server = make_server(port=self.port, room=Classroom(self.room.folder, **self.options))
+        self.server = make_server(port=self.port, room=Classroom(self.room.folder, **self.options), locale=self.locale)
         self.port = self.server.server_address[1]
         in_a_thread(self.server)
 

@@ -4,6 +4,7 @@
     build --full                      the same, from nothing: dist/ and the machine's build cache made anew
     serve [--host H] [--port P]       serve the site with COOP/COEP, brotli and gzip (from a checkout: build it first)
     serve --classroom DIR             the same, and keep the room's results in DIR
+    serve --locale fr                 the pages open in French (or es, en), unless a reader chooses another
     serve --tls CERT KEY              over HTTPS, for devices that trust CERT's authority
     serve --managed                   plain HTTP to devices whose policy treats this origin as secure
     zip                               build, then write one zip of the site; its path is the last line
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from . import paths
 from .classroom.network import NOTES, lan_address, mode_of, policy_lines
-from .server import make_server
+from .server import make_server, site_locales
 
 COMMANDS = ['build', 'serve', 'zip', 'wheel', 'package', 'export', 'docs', 'check', 'messages']
 
@@ -56,6 +57,11 @@ def main(argv=None, prog=None):
         metavar='DIR',
         type=Path,
         help="keep the learners' results in DIR/classroom.sqlite and serve the teacher's board",
+    )
+    parser.add_argument(
+        '--locale',
+        help="the language the pages open in (fr, es, en): the board, room.html and learners' pages follow it "
+        "unless a learner chose another on the main page's menu",
     )
     parser.add_argument(
         '--tls',
@@ -157,12 +163,15 @@ def serve(args):
             forward = target_of(args.forward, args.forward_auth)
         except ValueError as error:
             sys.exit(f"backprop-playground: {error}")
+    locale = args.locale and next((known for known in site_locales() if known.lower() == args.locale.lower()), None)
+    if args.locale and not locale:
+        sys.exit(f"backprop-playground: --locale {args.locale}: the site's languages are {', '.join(site_locales())}")
     if args.classroom:
         from .classroom import Classroom
 
         room = Classroom(args.classroom, mode=mode, forward=forward)
     try:
-        server = make_server(args.host, args.port, room=room, tls=args.tls)
+        server = make_server(args.host, args.port, room=room, tls=args.tls, locale=locale)
     except (ssl.SSLError, OSError) as error:
         what = (
             '--tls: the certificate and key could not be used'
@@ -174,6 +183,8 @@ def serve(args):
     host = {'127.0.0.1': 'localhost', '0.0.0.0': lan_address()}.get(args.host, args.host)
     origin = f"{scheme}://{host}:{server.server_address[1]}"
     print(f"serving the playground at {origin}/ (Ctrl+C to stop)", flush=True)
+    if locale:
+        print(f"language: {locale}, unless a reader chooses another")
     if args.host in ('127.0.0.1', 'localhost'):
         print(f"room network: this laptop only (add --host 0.0.0.0 to serve the room's network; there it is {mode})")
     else:

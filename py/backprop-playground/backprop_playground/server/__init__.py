@@ -8,9 +8,15 @@ import ssl
 import sys
 import threading
 from collections import Counter
+from pathlib import Path
 
 from ..paths import served_site
 from .static import ENCODINGS, Handler
+
+
+def site_locales(directory=None):
+    """The languages the site's pages can show: English and each catalogue the build wrote (locales/*.json)."""
+    return ['en', *sorted(path.stem for path in (Path(directory or served_site()) / 'locales').glob('*.json'))]
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -36,12 +42,20 @@ class Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(host='127.0.0.1', port=8000, isolated=True, directory=None, room=None, tls=None, encodings=ENCODINGS):
+def make_server(
+    host='127.0.0.1', port=8000, isolated=True, directory=None, room=None, tls=None, encodings=ENCODINGS, locale=None
+):
     """The site's server for `directory` (the installed or built site by default). `room`: a
-    classroom.Classroom whose API it answers. `tls`: (certificate file, key file), PEM, for HTTPS."""
+    classroom.Classroom whose API it answers. `tls`: (certificate file, key file), PEM, for HTTPS. `locale`:
+    the language its pages open in, unless the address or the reader chooses another (one of site_locales)."""
     from ..classroom.api import routes  # the classroom's API, only where a room is kept
 
-    attributes = {'isolated': isolated, 'encodings': encodings, 'routes': routes(room) if room else {}}
+    attributes = {
+        'isolated': isolated,
+        'encodings': encodings,
+        'routes': routes(room) if room else {},
+        'locale': locale,
+    }
     handler = type('SiteHandler', (Handler,), attributes)
     server = Server((host, port), functools.partial(handler, directory=str(directory or served_site())))
     if tls:

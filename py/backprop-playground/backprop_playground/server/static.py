@@ -10,6 +10,20 @@ from urllib.parse import urlsplit
 from ..policy import policy_for
 
 ENCODINGS = [('br', '.br'), ('gzip', '.gz')]  # the first that a browser takes is sent
+# The language `serve --locale` gives the pages it serves: a cookie, which a page reads before its catalogue
+# (web/i18n/locale.js), below a locale in the address and the reader's own choice. A school day long: a page
+# the service worker serves does not ask this server again.
+LOCALE_COOKIE = 'backprop-playground-room-locale'
+LOCALE_SECONDS = 12 * 60 * 60
+
+
+def locale_cookie(locale, cookies):
+    """The Set-Cookie value for a response: the server's locale, or clearing one a browser still sends
+    (an earlier serve's), or None."""
+    if locale:
+        return f"{LOCALE_COOKIE}={locale}; Path=/; Max-Age={LOCALE_SECONDS}; SameSite=Lax"
+    sent = any(part.strip().startswith(f"{LOCALE_COOKIE}=") for part in (cookies or '').split(';'))
+    return f"{LOCALE_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax" if sent else None
 
 
 def accepted_encodings(header):
@@ -44,6 +58,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     timeout = 60
     routes = {}  # (method, path) -> function(handler): the classroom's API (classroom/api.py); a path that
     # ends with / answers every path under it
+    locale = None  # serve --locale: the pages' language (LOCALE_COOKIE)
 
     def parse_request(self):
         if not super().parse_request():
@@ -91,6 +106,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             # On every file: browsers apply it to documents and workers (python-worker.js, render-worker.js, sw.js).
             self.send_header('Content-Security-Policy', policy_for(self.path))
         self.send_header('Cache-Control', 'no-cache')
+        cookie = locale_cookie(self.locale, getattr(self, 'headers', None) and self.headers.get('Cookie'))
+        if cookie:
+            self.send_header('Set-Cookie', cookie)
         super().end_headers()
 
     def send_head(self):
