@@ -110,3 +110,25 @@ def test_a_room_served_in_french_opens_in_french_unless_the_reader_chose_another
         expect(page.locator('h1')).to_have_text('El trabajo de la clase')  # the learner's own choice comes first
     finally:
         room.stop()
+
+
+def test_a_hand_in_the_server_refuses_says_why_in_the_learner_s_language(page, tmp_path):
+    room = RoomServer(tmp_path / 'room', locale='es')
+    lesson = room.room.folder / 'release' / 'lesson'
+    lesson.mkdir(parents=True)
+    (lesson / 'intro.md').write_text('# Intro\n\n```python\nx = 1\nprint(x)\n```\n')
+    try:
+        page.goto(room.url + 'room.html')
+        dialog = page.get_by_test_id('classroom-join')
+        expect(dialog).to_be_visible(timeout=STARTUP_TIMEOUT_MS)
+        page.get_by_test_id('student-name').fill('Ada')
+        page.get_by_test_id('join').click()
+        page.get_by_test_id('handout-open').click()
+        expect(page.get_by_test_id('hand-in')).to_be_visible(timeout=STARTUP_TIMEOUT_MS)
+        (lesson / 'intro.md').unlink()  # the teacher withdraws it as the learner hands it in
+        page.get_by_test_id('hand-in').click()
+        status = page.get_by_test_id('hand-in-status')
+        expect(status).to_have_attribute('data-state', 'refused', timeout=STARTUP_TIMEOUT_MS)
+        expect(status).to_have_text('No entregado: lesson/intro.md no se repartió en esta clase.')
+    finally:
+        room.stop()

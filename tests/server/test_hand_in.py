@@ -369,6 +369,21 @@ def test_more_than_10_hand_ins_a_minute_from_one_learner_are_refused(room):
     assert hand_in(base, key='key-bo', name='Bo')[0] == 200, 'another learner is not held back'
 
 
+def test_a_refusal_says_what_it_was_made_from_so_that_a_page_shows_it_in_its_language(room):
+    base, _ = room
+    status, text = hand_in(base, assignment='ps2')
+    assert status == 400
+    assert json.loads(text) == {
+        'error': 'ps2/ps1.ipynb was not handed out in this room',  # English, as before
+        'message': '{assignment}/{file} was not handed out in this room',  # in the catalogue (N_)
+        'values': {'assignment': 'ps2', 'file': 'ps1.ipynb'},
+    }
+    for _ in range(10):
+        hand_in(base)
+    answer = json.loads(hand_in(base)[1])
+    assert answer['values'] == {'count': '10'} and answer['error'] == answer['message'].replace('{count}', '10')
+
+
 def statement(base, learner, name):
     """A checked result, as a page sends it (classroom.js)."""
     return [

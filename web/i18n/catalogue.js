@@ -36,5 +36,15 @@ export function tn(one, many, n, values = {}) {
   return filled(text, values);
 }
 
+/**
+ * A refusal of the classroom's server ({error, message, values}: backprop_playground/classroom/statements.py) in
+ * the catalogue's language: its message's translation with its values filled in, else its error as sent.
+ */
+export function refusalText(answer) {
+  const { error, message, values } = answer !== null && typeof answer === "object" ? answer : {};
+  if (typeof message !== "string" || typeof values !== "object" || values === null) return error;
+  return filled(translation(message), values);
+}
+
 const filled = (text, values) =>
   text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));

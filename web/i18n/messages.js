@@ -5,7 +5,7 @@
 import { pageLocale } from "./locale.js";
 import { useCatalogue } from "./catalogue.js";
 
-export { t, tn, translation } from "./catalogue.js";
+export { refusalText, t, tn, translation } from "./catalogue.js";
 export const locale = pageLocale();
 /** The locale for dates and times: the page's language, or the browser's own for English (as before languages). */
 export const dateLocale = locale === "en" ? undefined : locale;

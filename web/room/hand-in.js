@@ -6,7 +6,7 @@ import { button, element } from "../dom/element.js";
 import { fetchAsLearner, heardFromServer } from "./classroom.js";
 import { ROOM_BACK_EVENT } from "./connection.js";
 import { Outbox } from "./outbox.js";
-import { clock, t } from "../i18n/messages.js";
+import { clock, refusalText, t } from "../i18n/messages.js";
 
 const HAND_IN = new URL("../classroom/hand-in", import.meta.url);
 const RELEASE = new URL("../classroom/release/", import.meta.url).href;
@@ -148,7 +148,7 @@ async function send(items) {
     }
     heardFromServer(response);
     const answer = await response.json().catch(() => ({}));
-    const why = answer.error || t("the classroom answered {status}", { status: response.status });
+    const why = refusalText(answer) || t("the classroom answered {status}", { status: response.status });
     if (response.ok) {
       if (status) say(status, "handed-in", t("Handed in at {time}.", { time: clock(answer.at) }));
       keepRefusal(item, null);

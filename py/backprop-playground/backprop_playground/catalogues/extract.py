@@ -10,6 +10,8 @@
   first two of tn() (one and many: a plural message).
 - The page's Python runtime (playground_runtime/words.py): the first argument of each _("…") and N_("…"), a
   string constant, and the first two of ngettext().
+- The classroom server's refusals that a page shows (classroom/statements.py's N_("…")): the page translates
+  the answer's `message` and fills in its `values` (web/i18n/catalogue.js, refusalText).
 """
 
 import ast
@@ -136,6 +138,8 @@ def sources():
         if not path.name.endswith('.bundle.js'):
             yield path, module_messages(path.read_text(encoding='utf-8'), path.relative_to(ROOT))
     for path in sorted((PY / 'playground-runtime' / 'playground_runtime').rglob('*.py')):
+        yield path, python_messages(path.read_text(encoding='utf-8'))
+    for path in sorted((PY / 'backprop-playground' / 'backprop_playground' / 'classroom').glob('*.py')):
         yield path, python_messages(path.read_text(encoding='utf-8'))
 
 

@@ -23,7 +23,7 @@ import traceback
 from urllib.parse import unquote
 
 from .coursework import MAX_NOTEBOOK
-from .statements import XAPI_VERSION, Refused
+from .statements import N_, XAPI_VERSION, Refused
 
 MAX_BODY = 256 * 1024
 MAX_PRESENCE_BODY = 2048
@@ -79,7 +79,7 @@ def routes(classroom):
         # A few at a time: each may hold 20 MB while it is read, parsed and written. The page sends it again.
         if not coursework.turns.acquire(timeout=HAND_IN_WAIT_S):
             handler.unread = max(0, declared_length(handler))
-            raise Refused(503, "the room is busy with other hand-ins: yours is sent again in a moment")
+            raise Refused(503, N_("the room is busy with other hand-ins: yours is sent again in a moment"))
         try:
             reply(handler, 200, coursework.hand_in(read_body(handler, MAX_NOTEBOOK)))
         finally:
@@ -155,7 +155,7 @@ def answering_refusals(handle):
             handle(handler)
         except Refused as refused:
             unread = getattr(handler, 'unread', 0)  # a body refused before it was read
-            reply(handler, refused.status, {'error': str(refused)}, headers={'Connection': 'close'} if unread else None)
+            reply(handler, refused.status, refused.answer(), headers={'Connection': 'close'} if unread else None)
             if unread:
                 discard_body(handler)
         except Exception as error:  # a bug: the learner gets an answer, the teacher's terminal the traceback
@@ -163,7 +163,9 @@ def answering_refusals(handle):
             reply(
                 handler,
                 500,
-                {'error': f"the classroom failed ({type(error).__name__}): tell the teacher"},
+                Refused(
+                    500, N_("the classroom failed ({error}): tell the teacher"), error=type(error).__name__
+                ).answer(),
                 headers={'Connection': 'close'},
             )
 
@@ -200,10 +202,10 @@ def declared_length(handler):
 def read_body(handler, limit):
     length = declared_length(handler)
     if length < 0:
-        raise Refused(400, 'a bad Content-Length')
+        raise Refused(400, N_("a bad Content-Length"))
     if length > limit:
         handler.unread = length
-        raise Refused(413, f"a request may carry at most {size(limit)}")
+        raise Refused(413, N_("a request may carry at most {size}"), size=size(limit))
     return handler.rfile.read(length)
 
 

@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .notebook_shape import notebook_problem
-from .statements import Refused, text
+from .statements import N_, Refused, text
 
 MAX_NOTEBOOK = 20 * 1024 * 1024
 MAX_HAND_INS = 10  # per learner ...
@@ -115,30 +115,35 @@ class Coursework:
         try:
             data = json.loads(body)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            raise Refused(400, "the body is not JSON") from None
+            raise Refused(400, N_("the body is not JSON")) from None
         if not isinstance(data, dict):
-            raise Refused(400, "a hand-in is a JSON object: {key, name, assignment, file, notebook}")
+            raise Refused(400, N_("a hand-in is a JSON object: {key, name, assignment, file, notebook}"))
         key, name, assignment, file, notebook = (
             data.get(field) for field in ('key', 'name', 'assignment', 'file', 'notebook')
         )
         if not (text(key, 100) and text(name, 100)):
-            raise Refused(400, "a hand-in needs the learner's `key` and `name` (up to 100 characters)")
-        for what, value in [('assignment', assignment), ('file', file)]:
+            raise Refused(400, N_("a hand-in needs the learner's `key` and `name` (up to 100 characters)"))
+        for value, refusal in [
+            (assignment, N_("the assignment must be a name without /, \\, .. or NUL")),
+            (file, N_("the file must be a name without /, \\, .. or NUL")),
+        ]:
             if not isinstance(value, str) or not safe(value):
-                raise Refused(400, f"the {what} must be a name without /, \\, .. or NUL")
+                raise Refused(400, refusal)
         handed_out = {(one['assignment'], path) for one in self.handouts() for path in one['files']}
         if (assignment, file) not in handed_out:
-            raise Refused(400, f"{assignment}/{file} was not handed out in this room")
+            raise Refused(
+                400, N_("{assignment}/{file} was not handed out in this room"), assignment=assignment, file=file
+            )
         if not file.endswith(('.ipynb', '.md', '.markdown')):
-            raise Refused(400, f"{file} is not a notebook or a lesson: only those are handed in")
+            raise Refused(400, N_("{file} is not a notebook or a lesson: only those are handed in"), file=file)
         problem = notebook_problem(notebook)
         if problem:
-            raise Refused(400, f"not a valid Jupyter notebook (nbformat 4): {problem}")
+            raise Refused(400, N_("not a valid Jupyter notebook (nbformat 4): {problem}"), problem=problem)
         self.count(key)
         data = json.dumps(notebook, indent=1).encode() + b'\n'
         if shutil.disk_usage(self.folder).free < len(data) + FREE_SPACE_FLOOR:
             raise Refused(
-                507, "the teacher's laptop is nearly out of disk space: your work waits here and is sent again"
+                507, N_("the teacher's laptop is nearly out of disk space: your work waits here and is sent again")
             )
         try:
             with self.lock:
@@ -153,7 +158,9 @@ class Coursework:
                     self.folder / 'submitted' / student / assignment, f"{stem}.ipynb", data, at, student, assignment
                 )
         except (OSError, sqlite3.Error) as error:  # a full disk, a folder made read-only: the page sends it again
-            raise Refused(503, f"the classroom could not store it ({error}): it will be sent again") from None
+            raise Refused(
+                503, N_("the classroom could not store it ({error}): it will be sent again"), error=error
+            ) from None
         return {'student': student, 'at': at.isoformat(timespec='seconds')}
 
     def count(self, key):
@@ -168,7 +175,9 @@ class Coursework:
                 times = self.recent.setdefault(key, times)
             if len(times) >= MAX_HAND_INS:
                 raise Refused(
-                    429, f"more than {MAX_HAND_INS} hand-ins in a minute from one learner: wait, then hand in again"
+                    429,
+                    N_("more than {count} hand-ins in a minute from one learner: wait, then hand in again"),
+                    count=MAX_HAND_INS,
                 )
             times.append(now)
 

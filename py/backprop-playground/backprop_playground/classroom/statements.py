@@ -14,12 +14,28 @@ MESSAGE = 'urn:backprop-playground:message'  # result.extensions: the check's me
 OBJECT_FRAGMENT = re.compile(r'^(exercise|test)=([\w.:%-]{1,200})$')
 
 
-class Refused(Exception):
-    """A request the classroom does not take: its status and a message for the client."""
+PLACEHOLDER = re.compile(r'\{(\w+)\}')
 
-    def __init__(self, status, message):
-        super().__init__(message)
+
+def N_(message):  # noqa: N802 (gettext's name for a message marked for the catalogue and translated later)
+    """Marks a refusal that a page shows a learner: `build.py messages` puts it in the catalogue, and the page
+    shows it in its language (web/i18n/catalogue.js, refusalText)."""
+    return message
+
+
+class Refused(Exception):
+    """A request the classroom does not take: its status and a message for the client, `message` with each
+    {name} filled from `values`; the answer carries both too, for a page to show it in its own language."""
+
+    def __init__(self, status, message, **values):
+        self.template = message
+        self.values = {name: str(value) for name, value in values.items()}
+        super().__init__(PLACEHOLDER.sub(lambda m: self.values.get(m.group(1), m.group(0)), message))
         self.status = status
+
+    def answer(self):
+        """The JSON answer: `error` as English writes it; `message` and `values`, what it was made from."""
+        return {'error': str(self), 'message': self.template, 'values': self.values}
 
 
 def text(value, limit):
