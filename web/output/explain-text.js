@@ -234,7 +234,7 @@ function links(caption, indices, model, go) {
 }
 
 /** `data 0.2000 · grad -0.1000`, as the drawing's boxes name a value's fields. */
-const fields = (model, i) => t("data {data} · grad {grad}", { data: number(model.data[i]), grad: model.hasGrad[i] ? number(model.grad[i]) : t("none") });
+export const fields = (model, i) => t("data {data} · grad {grad}", { data: number(model.data[i]), grad: model.hasGrad[i] ? number(model.grad[i]) : t("none") });
 
 /** A term's equation, marked as no words to translate. */
 function equationOf(text) {
@@ -242,6 +242,13 @@ function equationOf(text) {
   span.translate = false;
   return span;
 }
+
+/**
+ * How value i was made (`o = tanh(n)`, `x1*w1 = x1 × w1`), or that it is an input: the value named by `nameOf(j)`,
+ * its operands by `operandOf(j)`.
+ */
+export const madeOf = (model, i, nameOf, operandOf = nameOf) =>
+  (model.args[i]?.length ? `${nameOf(i)} = ${formula(model.ops[i], model.args[i].length, (k) => operandOf(model.args[i][k]))}` : t("an input"));
 
 /** A short line for a value in a list (a neuron's values): `w1 · data 0.2000 · grad -0.1000`. */
 export const summaryOf = (model, i) => `${model.names[i]}${model.ops[i] ? ` (${model.ops[i]})` : ""} · ${fields(model, i)}`;

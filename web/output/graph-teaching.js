@@ -7,6 +7,7 @@ import { relabel, toolButton } from "./graph-view.js";
 import { explainPanel } from "./node-explain.js";
 import { nodePicking } from "./node-picking.js";
 import { quizPanel } from "./quiz.js";
+import { rootOf, valueTree } from "./value-tree.js";
 import { colourWeights } from "./weight-colours.js";
 import { t, tn } from "../i18n/messages.js";
 
@@ -166,14 +167,33 @@ class GraphTeaching {
     const explain = this.explain = explainPanel({ card, view, model, boxes: () => (this.showing.view === "full" ? null : event.groups?.[this.showing.view]) });
     const quiz = this.quiz = quizPanel({ card, model, fields: () => this.writeField, onOpen: (open) => this.quizOpened(open) });
     const picking = new AbortController();
-    this.cleanups.push(() => picking.abort(), () => quiz.close(), () => explain.remove(), () => quiz.remove());
+    const drawn = (index) => (index === null ? null : view.svg().querySelector(`g.node[id="v${index}"]`));
+    let walked = null; // the value the tree of values is on, marked in the drawing
+    const markWalked = () => {
+      for (const old of view.svg().querySelectorAll("g.walked")) old.classList.remove("walked");
+      drawn(walked)?.classList.add("walked");
+    };
+    const tree = this.tree = valueTree(model, rootOf(model), {
+      onFocus: (index) => {
+        walked = index;
+        markWalked();
+      },
+      onOpen: (index, item) => explain.pick(`v${index}`, drawn(index), { back: item }),
+    });
+    card.querySelector(".graph-view").after(tree.element);
+    this.cleanups.push(() => picking.abort(), () => quiz.close(), () => explain.remove(), () => quiz.remove(), () => tree.element.remove());
     const prepare = nodePicking(card.querySelector(".graph-view"), {
-      onPick: (id, node) => (quiz.picking ? quiz.pick(id) : explain.pick(id, node)),
+      onPick: (id, node) => {
+        if (quiz.picking) return quiz.pick(id);
+        if (/^v\d+$/.test(id)) tree.reveal(Number(id.slice(1)));
+        explain.pick(id, node);
+      },
       signal: picking.signal,
     });
     this.onShow((svg) => {
       prepare(svg);
       quiz.rehide();
+      markWalked();
     });
     const quizButton = toolButton(t("Quiz me"), t("Quiz me: hide values and predict them"), async () => {
       this.stopStepper();
@@ -192,6 +212,7 @@ class GraphTeaching {
 
   /** While values are hidden, the tools that would show them wait: the steppers, the check, the table, the views. */
   quizOpened(open) {
+    if (this.tree) this.tree.element.hidden = open; // it would say the hidden values
     if (open && this.tableButton?.getAttribute("aria-pressed") === "true") this.tableButton.click(); // it would show them
     for (const b of this.bar.querySelectorAll("button")) {
       if (b.dataset.testid === "quiz") continue;
@@ -228,6 +249,7 @@ class GraphTeaching {
     if (this.showing.view === "full") this.writeValues(rows);
     else this.writeGrouped(rows);
     if (this.explain?.open) this.explain.refresh();
+    this.tree?.refresh();
     return true;
   }
 

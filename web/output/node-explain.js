@@ -1,7 +1,7 @@
 // "Why is this grad that number?": a value picked in a drawn graph (a click, or Enter on it) opens its
 // chain-rule arithmetic beside the graph (`data-testid="node-explain"`), from the numbers the graph's event
 // carried (explain-model.js); a neuron's or a layer's box opens to the values it holds. Escape or Close
-// closes it and gives the focus back to the value.
+// closes it and gives the focus back to the value (in the drawing, or in the tree of values that opened it).
 import { element } from "../dom/element.js";
 import { toolButton } from "./graph-view.js";
 import { explanationOf, summaryOf } from "./explain-text.js";
@@ -28,6 +28,7 @@ export function explainPanel({ card, view, model, boxes }) {
   card.querySelector(".graph-view").after(panel);
   let shown = null; // {kind: "value" | "box", id, back?}
   let picked = null; // the drawing's id that opened it, to mark and to focus again
+  let returnTo = null; // what else opened it (an item of the tree of values), to focus again instead
 
   const mark = (id) => {
     for (const old of view.svg().querySelectorAll("g.explained")) old.classList.remove("explained");
@@ -93,19 +94,20 @@ export function explainPanel({ card, view, model, boxes }) {
     panel.hidden = true;
     shown = null;
     mark(null);
-    const node = picked && view.svg().querySelector(`g.node[id="${CSS.escape(picked)}"]`);
-    picked = null;
+    const node = returnTo?.isConnected ? returnTo : picked && view.svg().querySelector(`g.node[id="${CSS.escape(picked)}"]`);
+    picked = returnTo = null;
     if (returnFocus) node?.focus();
   }
 
   return {
-    pick(id, node, { focus = true } = {}) {
+    pick(id, node, { focus = true, back = null } = {}) {
       picked = id;
+      returnTo = back;
       mark(id);
       if (/^v\d+$/.test(id)) {
         const index = Number(id.slice(1));
         if (index < model.n) showValue(index, focus);
-      } else {
+      } else if (node) {
         showBox(id, node.querySelector("text")?.textContent.trim() || id, focus);
       }
     },

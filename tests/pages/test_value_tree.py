@@ -1,0 +1,95 @@
+"""The graph as a tree a screen reader walks (issue 46, web/output/value-tree.js): read through Chromium's
+accessibility tree (Playwright's aria snapshots) and driven by the keyboard alone, on the shared playground."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from support.explain import USED_TWICE
+from support.pages import assert_accessible, load_example, run, type_program
+
+pytestmark = pytest.mark.usefixtures('site')
+
+X1 = 'x1 · data 2.0000 · grad -1.5000 · an input · used by x1*w1'
+
+# The neuron's tree once the keyboard has walked from o down to x1: each value's label, data and grad, how it
+# was made, and its user; the inputs of a value follow it, a level deeper (ARIA's tree as one list, with levels).
+WALKED_TO_X1 = f"""
+- 'tree "The values of the graph, from o: each opens to its inputs"':
+  - treeitem "o · data 0.7071 · grad 1.0000 · o = tanh(n)" [expanded] [level=1]
+  - treeitem "n · data 0.8814 · grad 0.5000 · n = (x1*w1 + x2*w2) + b · used by o" [expanded] [level=2]
+  - treeitem "x1*w1 + x2*w2 · data -6.0000 · grad 0.5000 · x1*w1 + x2*w2 = x1*w1 + x2*w2 · used by n" [expanded] [level=3]
+  - treeitem "x1*w1 · data -6.0000 · grad 0.5000 · x1*w1 = x1 × w1 · used by x1*w1 + x2*w2" [expanded] [level=4]
+  - treeitem "{X1}" [level=5]
+  - treeitem "w1 · data -3.0000 · grad 1.0000 · an input · used by x1*w1" [level=5]
+  - treeitem "x2*w2 · data 0.0000 · grad 0.5000 · x2*w2 = x2 × w2 · used by x1*w1 + x2*w2" [level=4]
+  - treeitem "b · data 6.8814 · grad 0.5000 · an input · used by n" [level=3]
+"""
+
+
+def focused_name(page):
+    """The focused tree item's name: its own words (its mark, ▸ or ▾, is hidden from assistive technology)."""
+    return page.evaluate("document.activeElement.querySelector('.value-name')?.textContent")
+
+
+def test_after_a_run_of_the_neuron_the_keyboard_walks_from_o_to_x1_opens_its_arithmetic_and_comes_back(playground):
+    load_example(playground, 'neuron.py')
+    section = run(playground)
+    card = section.locator('figure.graph-card')
+    tree = card.get_by_role('tree')
+    expect(tree).to_match_aria_snapshot(
+        '- \'tree "The values of the graph, from o: each opens to its inputs"\':\n'
+        '  - treeitem "o · data 0.7071 · grad 1.0000 · o = tanh(n)" [level=1]'
+    )
+    card.locator('svg g.node.root').focus()  # the drawing's own tab stop; the tree is the next one
+    playground.keyboard.press('Tab')
+    assert focused_name(playground) == 'o · data 0.7071 · grad 1.0000 · o = tanh(n)'
+    expect(card.locator('svg g.node.walked')).to_contain_text('o')  # a sighted keyboard user sees where
+    for _ in range(4):
+        playground.keyboard.press('ArrowRight')  # open a value, then go to its first input
+        playground.keyboard.press('ArrowRight')
+    assert focused_name(playground) == X1
+    expect(tree).to_match_aria_snapshot(WALKED_TO_X1)
+    walked = card.locator('svg g.node.walked')
+    expect(walked).to_have_count(1)
+    expect(walked).to_contain_text('x1data 2.0000grad -1.5000')
+    assert_accessible(playground, 'the main page with the tree of values open')
+
+    playground.keyboard.press('Enter')
+    panel = card.get_by_test_id('node-explain')
+    expect(panel).to_be_visible()
+    expect(panel.locator('.explain-title')).to_be_focused()
+    expect(panel).to_contain_text('x1 is an input')
+    playground.keyboard.press('Escape')
+    expect(panel).to_be_hidden()
+    expect(card.get_by_role('treeitem', name=X1, exact=True)).to_be_focused()
+
+    playground.keyboard.press('ArrowLeft')  # back to its user
+    assert focused_name(playground).startswith('x1*w1 · ')
+    playground.keyboard.press('ArrowLeft')  # and that closes it
+    expect(card.get_by_role('treeitem', name=X1, exact=True)).to_be_hidden()
+    playground.keyboard.press('ArrowDown')
+    assert focused_name(playground).startswith('x2*w2 · ')
+    playground.keyboard.press('End')
+    assert focused_name(playground).startswith('b · ')
+    playground.keyboard.press('Home')
+    assert focused_name(playground).startswith('o · ')
+    expect(card.locator('[role="treeitem"][tabindex="0"]')).to_have_count(1)  # one tab stop
+
+    card.get_by_test_id('quiz').click()  # the tree would say what the quiz hides
+    expect(tree).to_be_hidden()
+
+
+def test_a_value_used_twice_says_so_and_a_click_on_its_box_brings_the_tree_there(playground):
+    type_program(playground, USED_TWICE)
+    section = run(playground)
+    card = section.locator('figure.graph-card')
+    a = card.locator('svg g.node').filter(has=playground.locator('text', has_text=re.compile('^a$')))
+    a.click()
+    expect(card.get_by_test_id('node-explain')).to_be_visible()
+    item = card.locator('[role="treeitem"][tabindex="0"]')
+    expect(item).to_have_accessible_name('a · data 2.0000 · grad 10.0000 · an input · used 2 times, by e, f')
+    expect(item).to_have_attribute('aria-level', '4')  # L, then e*g, then e: the first way from L to a
+    item.focus()
+    expect(card.locator('svg g.node.walked')).to_contain_text('a')

@@ -1,0 +1,175 @@
+// A drawn graph's values as a tree that a screen reader walks (WAI-ARIA's tree view pattern): it starts at the
+// value that was drawn, each value's inputs are its children, and a value used more than once appears under
+// each of its users. One tab stop: Up and Down move between the items shown, Right opens an item or goes to
+// its first input, Left closes it or goes back to its user, Home and End go to the first and the last; Enter
+// opens the value's arithmetic. An item's inputs are made when it first opens: a long chain costs nothing
+// until it is walked.
+import { element } from "../dom/element.js";
+import { fields, madeOf } from "./explain-text.js";
+import { t, tn } from "../i18n/messages.js";
+
+/** The value a graph was drawn from: the one no other value uses (the last such, as the runtime lists inputs first). */
+export function rootOf(model) {
+  for (let i = model.n - 1; i >= 0; i -= 1) if (!model.uses[i].length) return i;
+  return model.n - 1;
+}
+
+/**
+ * The tree of `model`'s values from `root`. `onFocus(index)` hears the value the tree is on (null when it
+ * leaves); `onOpen(index, item)` asks for its arithmetic. Returns {element, reveal(index), refresh()}:
+ * reveal opens the way to a value and makes it the tree's tab stop, without moving the page's focus.
+ */
+export function valueTree(model, root, { onFocus, onOpen }) {
+  // A value by its label, as the drawing shows it (the explanations' names are the program's, for its code).
+  const labelOf = (i) => model.labels[i] || model.names[i];
+  const operandOf = (i) => (/\s/.test(labelOf(i)) ? `(${labelOf(i)})` : labelOf(i)); // n = (x1*w1 + x2*w2) + b
+  // One flat list, each item's level, position and set size said (ARIA's tree without nested groups): an item
+  // holds its own words alone, which are its name, and its inputs follow it while it is open.
+  const tree = element("ul", "value-tree");
+  tree.setAttribute("role", "tree");
+  tree.setAttribute("aria-label", t("The values of the graph, from {name}: each opens to its inputs", { name: labelOf(root) }));
+  const top = item(root, 1, 1, 1);
+  top.tabIndex = 0;
+  tree.append(top);
+
+  function item(index, level, position, size) {
+    const li = element("li", "value-item");
+    li.setAttribute("role", "treeitem");
+    li.setAttribute("aria-level", String(level));
+    li.setAttribute("aria-posinset", String(position));
+    li.setAttribute("aria-setsize", String(size));
+    li.style.setProperty("--level", String(level - 1));
+    li.tabIndex = -1;
+    li.dataset.index = String(index);
+    const mark = element("span", "value-mark");
+    mark.setAttribute("aria-hidden", "true");
+    li.append(mark, element("span", "value-name"));
+    if (model.args[index]?.length) li.setAttribute("aria-expanded", "false");
+    name(li);
+    return li;
+  }
+
+  /** `x1 · data 2.0000 · grad -1.5000 · an input · used by x1*w1`. */
+  function name(li) {
+    const index = Number(li.dataset.index);
+    const uses = model.uses[index].length;
+    const parts = [labelOf(index), fields(model, index), madeOf(model, index, labelOf, operandOf)];
+    const users = [...new Set(model.uses[index].map(([user]) => labelOf(user)))].join(", ");
+    if (uses === 1) parts.push(t("used by {users}", { users }));
+    else if (uses) parts.push(tn("used {count} time, by {users}", "used {count} times, by {users}", uses, { count: uses, users }));
+    li.lastChild.textContent = parts.join(" · ");
+  }
+
+  const levelOf = (li) => Number(li.getAttribute("aria-level"));
+
+  /** The items after `li` that are its inputs, and theirs, while it is open. */
+  function descendants(li) {
+    const found = [];
+    for (let next = li.nextElementSibling; next && levelOf(next) > levelOf(li); next = next.nextElementSibling) found.push(next);
+    return found;
+  }
+
+  const inputsOf = (li) => descendants(li).filter((child) => levelOf(child) === levelOf(li) + 1);
+
+  function open(li, opened) {
+    const state = li.getAttribute("aria-expanded");
+    if (state === null || state === String(opened)) return;
+    if (opened) {
+      const inputs = model.args[Number(li.dataset.index)];
+      li.after(...inputs.map((j, k) => item(j, levelOf(li) + 1, k + 1, inputs.length)));
+    } else {
+      if (descendants(li).some((child) => child.tabIndex === 0)) move(li, false);
+      for (const child of descendants(li)) child.remove();
+    }
+    li.setAttribute("aria-expanded", String(opened));
+  }
+
+  const current = () => tree.querySelector('[role="treeitem"][tabindex="0"]');
+
+  function move(li, focus = true) {
+    current()?.setAttribute("tabindex", "-1");
+    li.tabIndex = 0;
+    if (focus) li.focus();
+  }
+
+  /** The item of the value that `li` is an input of. */
+  function userOf(li) {
+    for (let before = li.previousElementSibling; before; before = before.previousElementSibling) {
+      if (levelOf(before) < levelOf(li)) return before;
+    }
+    return null;
+  }
+
+  tree.addEventListener("keydown", (event) => {
+    const li = event.target.closest?.('[role="treeitem"]');
+    if (!li || !tree.contains(li) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const expanded = li.getAttribute("aria-expanded");
+    const to = {
+      ArrowDown: () => li.nextElementSibling,
+      ArrowUp: () => li.previousElementSibling,
+      Home: () => tree.firstElementChild,
+      End: () => tree.lastElementChild,
+      ArrowRight: () => (expanded === "false" ? (open(li, true), null) : expanded === "true" ? li.nextElementSibling : null),
+      ArrowLeft: () => (expanded === "true" ? (open(li, false), null) : userOf(li)),
+    }[event.key];
+    if (to) {
+      event.preventDefault();
+      const next = to();
+      if (next) move(next);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      onOpen(Number(li.dataset.index), li);
+    }
+  });
+  tree.addEventListener("focusin", (event) => {
+    tree.classList.add("shown"); // and it stays: hiding it again as the focus leaves would move what a click aims at
+    const li = event.target.closest?.('[role="treeitem"]');
+    if (li) onFocus(Number(li.dataset.index));
+  });
+  tree.addEventListener("focusout", (event) => {
+    if (!tree.contains(event.relatedTarget)) onFocus(null);
+  });
+  tree.addEventListener("click", (event) => {
+    const li = event.target.closest?.('[role="treeitem"]');
+    if (!li) return;
+    move(li);
+    open(li, li.getAttribute("aria-expanded") === "false");
+  });
+
+  /** The way from the root to `index` (its first path, through the inputs in order), or null. */
+  function pathTo(index) {
+    const from = new Map([[root, null]]);
+    const queue = [root];
+    while (queue.length) {
+      const i = queue.shift();
+      if (i === index) break;
+      for (const j of model.args[i] ?? []) {
+        if (!from.has(j)) {
+          from.set(j, i);
+          queue.push(j);
+        }
+      }
+    }
+    if (!from.has(index)) return null;
+    const path = [];
+    for (let i = index; i !== null; i = from.get(i)) path.unshift(i);
+    return path;
+  }
+
+  return {
+    element: tree,
+    reveal(index) {
+      const path = pathTo(index);
+      if (!path) return;
+      let li = top;
+      for (const i of path.slice(1)) {
+        open(li, true);
+        li = inputsOf(li).find((child) => Number(child.dataset.index) === i);
+      }
+      move(li, false);
+    },
+    refresh() {
+      for (const li of tree.children) name(li);
+    },
+  };
+}
