@@ -1,6 +1,6 @@
 """The smoke cases that every other engine runs (test_webkit.py: Safari's engine; test_firefox.py), with
 Selenium. Chromium's suite covers the pages in depth; these run each kind of page once: the main page on a
-first visit (with Stop, a value's explanation and the quiz) and on a second (controlled by the service
+first visit (with Stop, a value's explanation, the tree of values walked by keyboard, and the quiz) and on a second (controlled by the service
 worker), an article cell (in its open shadow root), a course exercise, a notebook by URL, embed.html in an
 iframe, and a classroom's join dialog with an assignment's score, a classroom reached by its LAN name, and
 room.html handing out, collecting and showing feedback. Each engine module defines the fixture `engine`:
@@ -13,6 +13,7 @@ import json
 from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
 from backprop_playground.classroom import Classroom
@@ -248,6 +249,7 @@ def explain_a_grad_and_mark_a_quiz(driver):
     )[0]
     assert find(panel, '.explain-sum').text.endswith('= (-3.0000)(-2.0000) + (1)(4.0000) = 10.0000'), panel.text
     assert len(panel.find_elements(By.CSS_SELECTOR, '[data-testid="grad-term"]')) == 2
+    walk_the_tree_of_values(driver, section)
     part(section, 'quiz').click()
     items = wait(driver, lambda: section.find_elements(By.CSS_SELECTOR, '.quiz-item'), 'the quiz', 5000)
     for item in items:
@@ -257,6 +259,22 @@ def explain_a_grad_and_mark_a_quiz(driver):
     marks = {find(i, '.quiz-name').text.split('.')[0]: part(i, 'prediction').get_attribute('data-state') for i in items}
     assert marks == {name: 'wrong' if name == 'a' else 'right' for name in GRADS}
     assert '10.0000' in find(section, '.quiz-item[data-state="wrong"] .explain-sum').text
+
+
+def walk_the_tree_of_values(driver, section):
+    """The click on a's box brought the tree's tab stop to a, under e (test_value_tree.py walks it in depth): from
+    there the keyboard goes back to its user, opens that one's arithmetic and comes back with Escape."""
+    item = find(section, '[role="treeitem"][tabindex="0"]')
+    driver.execute_script('arguments[0].focus()', item)  # the tree shows once the keyboard is in it
+    assert find(item, '.value-name').text == 'a · data 2.0000 · grad 10.0000 · an input · used 2 times, by e, f'
+    assert item.get_attribute('aria-level') == '4'
+    item.send_keys(Keys.ARROW_LEFT)
+    user = driver.switch_to.active_element
+    assert find(user, '.value-name').text.startswith('e · data -6.0000 · grad -2.0000 · e = a × b · used by ')
+    user.send_keys(Keys.ENTER)
+    wait(driver, lambda: find(section, '.explain-title').text.startswith('e'), "e's arithmetic", 5000)
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait(driver, lambda: driver.switch_to.active_element == user, 'the focus back on e in the tree', 5000)
 
 
 def test_a_classroom_learner_joins_and_an_assignment_scores(engine, tmp_path, cors_origin, nbgrader_release):
