@@ -42,6 +42,9 @@ def test_after_a_run_of_the_neuron_the_keyboard_walks_from_o_to_x1_opens_its_ari
         '- \'tree "The values of the graph, from o: each opens to its inputs"\':\n'
         '  - treeitem "o · data 0.7071 · grad 1.0000 · o = tanh(n)" [level=1]'
     )
+    # The drawing reads as a group of its values' buttons, not as an image whose children may be skipped
+    drawing = card.get_by_role('group', name='The drawing of the graph', exact=True)
+    expect(drawing.get_by_role('button', name='x1 data 2.0000 grad -1.5000')).to_have_count(1)
     card.locator('svg g.node.root').focus()  # the drawing's own tab stop; the tree is the next one
     playground.keyboard.press('Tab')
     assert focused_name(playground) == 'o · data 0.7071 · grad 1.0000 · o = tanh(n)'

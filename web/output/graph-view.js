@@ -55,6 +55,9 @@ export function showGraph({ view, tools }, firstSvg, firstDot) {
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    // An <svg> reads as an image, whose children some screen readers skip: its values' boxes are buttons.
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", t("The drawing of the graph"));
     view.replaceChildren(svg);
     for (const listener of shown) listener(svg);
     // Fit the width, but never shrink text below a readable size: a wider graph is panned;
