@@ -42,6 +42,7 @@ def test_after_a_run_of_the_neuron_the_keyboard_walks_from_o_to_x1_opens_its_ari
         '- \'tree "The values of the graph, from o: each opens to its inputs"\':\n'
         '  - treeitem "o · data 0.7071 · grad 1.0000 · o = tanh(n)" [level=1]'
     )
+    expect(card).to_have_accessible_name('Graph of o · 10 values')  # not its tools' names too
     # The drawing reads as a group of its values' buttons, not as an image whose children may be skipped
     drawing = card.get_by_role('group', name='The drawing of the graph', exact=True)
     expect(drawing.get_by_role('button', name='x1 data 2.0000 grad -1.5000')).to_have_count(1)

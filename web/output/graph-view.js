@@ -22,6 +22,8 @@ export function graphCard({ title, nodes }) {
   const size = element("span", "graph-size", valueCount(nodes));
   const tools = element("span", "graph-tools");
   caption.append(name, size, tools);
+  // Named by its title and size: the caption, which would name it, holds the tools' buttons too.
+  card.setAttribute("aria-label", `${name.textContent} · ${size.textContent}`);
   const view = element("div", "graph-view");
   view.append(element("div", "graph-pending", t("Drawing…")));
   card.append(caption, view);
