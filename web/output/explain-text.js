@@ -23,7 +23,7 @@ function formula(op, count, f) {
   if (op === "**") return `${f(0)} ** ${f(1)}`;
   if (op.startsWith("**")) return `${f(0)} ** ${op.slice(2)}`;
   if (op === "max") return `max(${f(0)}, ${f(1)})`;
-  return `${FUNCTIONS[op] ?? op}(${f(0)})`;
+  return `${FUNCTIONS[op] ?? op}(${Array.from({ length: count }, (_, k) => f(k)).join(", ")})`; // every operand of an op it does not know
 }
 
 /** The local derivative d user / d operand k as a rule in the operands' names: `b.data`, `1 − e.data²`. */

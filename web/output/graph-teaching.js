@@ -230,15 +230,19 @@ class GraphTeaching {
     this.narration.remove();
   }
 
-  /** Which view shows ("full", "neuron", "layer"), and the id of the value whose arithmetic is open. */
+  /**
+   * Which view shows ("full", "neuron", "layer"), the id of the value whose arithmetic is open, and where the
+   * tree of values is (value-tree.js's state()).
+   */
   state() {
-    return { view: this.showing.view, explained: this.explain?.picked ?? null };
+    return { view: this.showing.view, explained: this.explain?.picked ?? null, walked: this.tree?.state() ?? null };
   }
 
-  /** Opens the arithmetic of the value (or box) with this id again, as state() gave it. */
-  reopen(id) {
+  /** Opens the arithmetic of the value (or box) with this id again, and brings the tree back, as state() gave them. */
+  reopen(id, walked = null) {
     const node = id && this.view.svg().querySelector(`g.node[id="${CSS.escape(id)}"]`);
     if (node && this.explain) this.explain.pick(id, node, { focus: false });
+    if (walked) this.tree?.restore(walked);
   }
 
   /** A live update: the values' [data, grad] in the graph's order, and the explanation's numbers. */

@@ -22,12 +22,20 @@ export function graphCard({ title, nodes }) {
   const size = element("span", "graph-size", valueCount(nodes));
   const tools = element("span", "graph-tools");
   caption.append(name, size, tools);
-  // Named by its title and size: the caption, which would name it, holds the tools' buttons too.
-  card.setAttribute("aria-label", `${name.textContent} · ${size.textContent}`);
   const view = element("div", "graph-view");
   view.append(element("div", "graph-pending", t("Drawing…")));
   card.append(caption, view);
+  nameCard(card);
   return { card, view, tools };
+}
+
+/**
+ * Names a graph card by its title and size (again after the size changes): the caption, which would name it,
+ * holds the tools' buttons too.
+ */
+export function nameCard(card) {
+  const words = (selector) => card.querySelector(selector)?.textContent ?? "";
+  card.setAttribute("aria-label", `${words(".graph-title")} · ${words(".graph-size")}`);
 }
 
 /** The graph's own size, in Graphviz points, from a freshly rendered <svg>. */

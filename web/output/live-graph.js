@@ -3,7 +3,7 @@
 // still: only text and the weights' colours change); a drawing of the same shape (the end of the run's, with
 // every teaching field) keeps the layout and brings its tools; a new shape is laid out again in the same card.
 import { attachTeaching } from "./graph-teaching.js";
-import { valueCount } from "./graph-view.js";
+import { nameCard, valueCount } from "./graph-view.js";
 
 export class LiveCard {
   constructor(list) {
@@ -52,6 +52,7 @@ export class LiveCard {
       drawn.teaching.detach();
       view.replace(svg, dot);
       parts.card.querySelector(".graph-size").textContent = valueCount(event.nodes);
+      nameCard(parts.card);
     } else {
       drawn.teaching.detach();
       const shownDot = shownView === "full" ? event.groups?.full?.dot ?? event.dot : event.groups?.[shownView]?.dot;
@@ -60,6 +61,6 @@ export class LiveCard {
     drawn.shape = event.shape;
     drawn.teaching = attachTeaching({ card: parts.card, view, event: { ...event, dot: layout(event.dot) }, renderer: this.list.renderer, layout, shownView });
     drawn.teaching.update(event.table?.map((row) => [row.data, row.grad ?? null]) ?? [], event.explain);
-    if (sameShape) drawn.teaching.reopen(before.explained);
+    if (sameShape) drawn.teaching.reopen(before.explained, before.walked);
   }
 }

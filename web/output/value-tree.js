@@ -171,5 +171,22 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     refresh() {
       for (const li of tree.children) name(li);
     },
+    /** {path: the values from the root to the tab stop, focused, shown}: what restore() brings back in a new tree. */
+    state() {
+      const path = [];
+      for (let li = current(); li; li = userOf(li)) path.unshift(Number(li.dataset.index));
+      return { path, focused: tree.matches(":focus-within"), shown: tree.classList.contains("shown") };
+    },
+    restore({ path, focused, shown }) {
+      let li = top;
+      for (const i of path.slice(1)) {
+        open(li, true);
+        const next = inputsOf(li).find((child) => Number(child.dataset.index) === i);
+        if (!next) break;
+        li = next;
+      }
+      tree.classList.toggle("shown", Boolean(shown));
+      move(li, Boolean(focused));
+    },
   };
 }

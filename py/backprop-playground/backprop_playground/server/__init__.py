@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..paths import served_site
-from .static import ENCODINGS, Handler
+from .static import ENCODINGS, Handler, locale_cookie
 
 
 def site_locales(directory=None):
@@ -50,6 +50,8 @@ def make_server(
     the language its pages open in, unless the address or the reader chooses another (one of site_locales)."""
     from ..classroom.api import routes  # the classroom's API, only where a room is kept
 
+    if locale:
+        locale_cookie(locale, '')  # refuses what is not a locale before the server starts
     attributes = {
         'isolated': isolated,
         'encodings': encodings,

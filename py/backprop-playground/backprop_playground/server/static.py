@@ -4,6 +4,7 @@ Content-Security-Policy header, brotli or gzip as the browser asks, and validato
 
 import http.server
 import json
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -15,12 +16,15 @@ ENCODINGS = [('br', '.br'), ('gzip', '.gz')]  # the first that a browser takes i
 # the service worker serves does not ask this server again.
 LOCALE_COOKIE = 'backprop-playground-room-locale'
 LOCALE_SECONDS = 12 * 60 * 60
+LOCALE_TAG = re.compile(r'[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})?')  # nothing else reaches a Set-Cookie header
 
 
 def locale_cookie(locale, cookies):
     """The Set-Cookie value for a response: the server's locale, or clearing one a browser still sends
     (an earlier serve's), or None."""
     if locale:
+        if not LOCALE_TAG.fullmatch(locale):
+            raise ValueError(f"not a locale: {locale!r}")
         return f"{LOCALE_COOKIE}={locale}; Path=/; Max-Age={LOCALE_SECONDS}; SameSite=Lax"
     sent = any(part.strip().startswith(f"{LOCALE_COOKIE}=") for part in (cookies or '').split(';'))
     return f"{LOCALE_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax" if sent else None
