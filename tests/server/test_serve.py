@@ -229,3 +229,8 @@ def test_serve_takes_a_locale_the_site_has_in_any_case_and_refuses_another_by_na
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_locale_that_is_not_a_language_tag_never_reaches_a_cookie(served):
+    with pytest.raises(ValueError):
+        serving(directory=served[0], locale='fr; Domain=example.org')
