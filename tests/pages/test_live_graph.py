@@ -9,23 +9,12 @@ import pytest
 from playwright.sync_api import expect
 
 from support import wait_until
+from support.explain import neuron_training
 from support.pages import run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
 
-NEURON_TRAINING = '''import time
-w = Value(-3.0, label='w'); b = Value(1.0, label='b')
-for step in range(100000):
-    x = Value(2.0, label='x')
-    out = (x * w + b).tanh(); out.label = 'out'
-    loss = (out - 0.5) ** 2; loss.label = 'loss'
-    w.grad = b.grad = 0.0
-    loss.backward()
-    w.data -= 0.05 * w.grad
-    b.data -= 0.05 * b.grad
-    draw_dot(loss, live=True)
-    time.sleep(0.005)
-'''
+NEURON_TRAINING = neuron_training()
 
 NETWORK_TRAINING = '''import time
 random.seed(0)

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.explain import USED_TWICE
+from support.explain import USED_TWICE, neuron_training
 from support.pages import assert_accessible, load_example, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
@@ -101,19 +101,7 @@ def test_a_value_used_twice_says_so_and_a_click_on_its_box_brings_the_tree_there
     expect(card.locator('svg g.node.walked text').first).to_have_text('a')
 
 
-LIVE = """import time
-w = Value(-3.0, label='w'); b = Value(1.0, label='b')
-for step in range(150):
-    x = Value(2.0, label='x')
-    out = (x * w + b).tanh(); out.label = 'out'
-    loss = (out - 0.5) ** 2; loss.label = 'loss'
-    w.grad = b.grad = 0.0
-    loss.backward()
-    w.data -= 0.05 * w.grad
-    b.data -= 0.05 * b.grad
-    draw_dot(loss, live=True)
-    time.sleep(0.02)
-"""
+LIVE = neuron_training(steps=150, pause=0.02)
 
 
 def test_a_live_graph_s_last_drawing_keeps_the_tree_where_the_keyboard_was(playground):

@@ -12,3 +12,20 @@ draw_dot(L)
 '''
 # As Selenium types it: one line (the editor would indent a second).
 USED_TWICE_ON_ONE_LINE = '; '.join(USED_TWICE.strip().splitlines())
+
+
+def neuron_training(steps=100000, pause=0.005):
+    """A neuron trained live (draw_dot(loss, live=True) at each step), `pause` seconds between steps."""
+    return f'''import time
+w = Value(-3.0, label='w'); b = Value(1.0, label='b')
+for step in range({steps}):
+    x = Value(2.0, label='x')
+    out = (x * w + b).tanh(); out.label = 'out'
+    loss = (out - 0.5) ** 2; loss.label = 'loss'
+    w.grad = b.grad = 0.0
+    loss.backward()
+    w.data -= 0.05 * w.grad
+    b.data -= 0.05 * b.grad
+    draw_dot(loss, live=True)
+    time.sleep({pause})
+'''
