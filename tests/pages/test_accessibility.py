@@ -121,3 +121,14 @@ def test_the_explanation_the_point_editor_and_the_quiz(page, site_url, theme):
     expect(section.get_by_test_id('prediction')).to_have_attribute('data-state', 'wrong')
     expect(section.locator('.quiz-reveal .explain-verdict')).to_be_visible()
     assert_accessible(page, f'a checked quiz (theme={theme})')
+
+
+@pytest.mark.parametrize('motion, animation', [('reduce', 'none'), ('no-preference', 'pulse')])
+def test_the_status_dot_pulses_only_for_a_reader_who_has_not_asked_for_less_motion(playground, motion, animation):
+    playground.emulate_media(reduced_motion=motion)
+    type_program(playground, 'import time\ntime.sleep(1.5)\n')
+    playground.get_by_test_id('run').click()
+    status = playground.get_by_test_id('status')
+    expect(status).to_have_attribute('data-state', 'running')
+    assert status.locator('.status-dot').evaluate('(dot) => getComputedStyle(dot).animationName') == animation
+    expect(status).to_have_attribute('data-state', 'ready', timeout=10_000)
