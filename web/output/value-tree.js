@@ -16,8 +16,9 @@ export function rootOf(model) {
 
 /**
  * The tree of `model`'s values from `root`. `onFocus(index)` hears the value the tree is on (null when it
- * leaves); `onOpen(index, item)` asks for its arithmetic. Returns {element, reveal(index), refresh()}:
- * reveal opens the way to a value and makes it the tree's tab stop, without moving the page's focus.
+ * leaves); `onOpen(index, item)` asks for its arithmetic. Returns {element, reveal(index), refresh(), state(),
+ * restore(state)}: reveal opens the way to a value and makes it the tree's tab stop, without moving the page's
+ * focus; state() and restore() carry where the tree was to the tree of a live graph's next drawing.
  */
 export function valueTree(model, root, { onFocus, onOpen }) {
   // A value by its label, as the drawing shows it (the explanations' names are the program's, for its code).
