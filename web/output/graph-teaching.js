@@ -3,7 +3,7 @@
 // and forward, check gradients against finite differences, a table of the nodes, grouped views.
 import { element } from "../dom/element.js";
 import { explainModel, update as updateModel } from "./explain-model.js";
-import { relabel, toolButton } from "./graph-view.js";
+import { markNode, relabel, toolButton } from "./graph-view.js";
 import { explainPanel } from "./node-explain.js";
 import { nodePicking } from "./node-picking.js";
 import { quizPanel } from "./quiz.js";
@@ -167,18 +167,14 @@ class GraphTeaching {
     const explain = this.explain = explainPanel({ card, view, model, boxes: () => (this.showing.view === "full" ? null : event.groups?.[this.showing.view]) });
     const quiz = this.quiz = quizPanel({ card, model, fields: () => this.writeField, onOpen: (open) => this.quizOpened(open) });
     const picking = new AbortController();
-    const drawn = (index) => (index === null ? null : view.svg().querySelector(`g.node[id="v${index}"]`));
-    let walked = null; // the value the tree of values is on, marked in the drawing
-    const markWalked = () => {
-      for (const old of view.svg().querySelectorAll("g.walked")) old.classList.remove("walked");
-      drawn(walked)?.classList.add("walked");
-    };
+    let walked = null; // the drawing's id of the value the tree of values is on, marked there
+    const markWalked = () => markNode(view.svg(), "walked", walked);
     const tree = this.tree = valueTree(model, rootOf(model), {
       onFocus: (index) => {
-        walked = index;
+        walked = index === null ? null : `v${index}`;
         markWalked();
       },
-      onOpen: (index, item) => explain.pick(`v${index}`, drawn(index), { back: item }),
+      onOpen: (index, item) => explain.pick(`v${index}`, view.svg().querySelector(`g.node[id="v${index}"]`), { back: item }),
     });
     card.querySelector(".graph-view").after(tree.element);
     this.cleanups.push(() => picking.abort(), () => quiz.close(), () => explain.remove(), () => quiz.remove(), () => tree.element.remove());

@@ -38,6 +38,12 @@ export function nameCard(card) {
   card.setAttribute("aria-label", `${words(".graph-title")} · ${words(".graph-size")}`);
 }
 
+/** Marks the box with drawing id `id` (none for null) with the class `name`, and no other box. */
+export function markNode(svg, name, id) {
+  for (const old of svg.querySelectorAll(`g.${name}`)) old.classList.remove(name);
+  if (id) svg.querySelector(`g.node[id="${CSS.escape(id)}"]`)?.classList.add(name);
+}
+
 /** The graph's own size, in Graphviz points, from a freshly rendered <svg>. */
 export function homeBox(svg) {
   const box = svg.viewBox.baseVal;

@@ -3,7 +3,7 @@
 // carried (explain-model.js); a neuron's or a layer's box opens to the values it holds. Escape or Close
 // closes it and gives the focus back to the value (in the drawing, or in the tree of values that opened it).
 import { element } from "../dom/element.js";
-import { toolButton } from "./graph-view.js";
+import { markNode, toolButton } from "./graph-view.js";
 import { explanationOf, summaryOf } from "./explain-text.js";
 import { t, tn } from "../i18n/messages.js";
 
@@ -30,10 +30,7 @@ export function explainPanel({ card, view, model, boxes }) {
   let picked = null; // the drawing's id that opened it, to mark and to focus again
   let returnTo = null; // what else opened it (an item of the tree of values), to focus again instead
 
-  const mark = (id) => {
-    for (const old of view.svg().querySelectorAll("g.explained")) old.classList.remove("explained");
-    if (id) view.svg().querySelector(`g.node[id="${CSS.escape(id)}"]`)?.classList.add("explained");
-  };
+  const mark = (id) => markNode(view.svg(), "explained", id);
   view.onShow(() => picked && mark(picked));
 
   function render(focus) {

@@ -157,17 +157,23 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     return path;
   }
 
+  /** Opens the way down `path` (values from the root); the item of its last value reached. */
+  function walkDown(path) {
+    let li = top;
+    for (const i of path.slice(1)) {
+      open(li, true);
+      const next = inputsOf(li).find((child) => Number(child.dataset.index) === i);
+      if (!next) break;
+      li = next;
+    }
+    return li;
+  }
+
   return {
     element: tree,
     reveal(index) {
       const path = pathTo(index);
-      if (!path) return;
-      let li = top;
-      for (const i of path.slice(1)) {
-        open(li, true);
-        li = inputsOf(li).find((child) => Number(child.dataset.index) === i);
-      }
-      move(li, false);
+      if (path) move(walkDown(path), false);
     },
     refresh() {
       for (const li of tree.children) name(li);
@@ -179,13 +185,7 @@ export function valueTree(model, root, { onFocus, onOpen }) {
       return { path, focused: tree.matches(":focus-within"), shown: tree.classList.contains("shown") };
     },
     restore({ path, focused, shown }) {
-      let li = top;
-      for (const i of path.slice(1)) {
-        open(li, true);
-        const next = inputsOf(li).find((child) => Number(child.dataset.index) === i);
-        if (!next) break;
-        li = next;
-      }
+      const li = walkDown(path);
       tree.classList.toggle("shown", Boolean(shown));
       move(li, Boolean(focused));
     },

@@ -166,7 +166,6 @@ async function send(items) {
   return done;
 }
 
-/** A hand-in's time (ISO) as the page's language writes hours and minutes; the text itself if it is not a time. */
 function say(status, state, text) {
   status.dataset.state = state;
   status.textContent = text;

@@ -163,9 +163,10 @@ def serve(args):
             forward = target_of(args.forward, args.forward_auth)
         except ValueError as error:
             sys.exit(f"backprop-playground: {error}")
-    locale = args.locale and next((known for known in site_locales() if known.lower() == args.locale.lower()), None)
+    languages = site_locales() if args.locale else []
+    locale = next((known for known in languages if known.lower() == args.locale.lower()), None)
     if args.locale and not locale:
-        sys.exit(f"backprop-playground: --locale {args.locale}: the site's languages are {', '.join(site_locales())}")
+        sys.exit(f"backprop-playground: --locale {args.locale}: the site's languages are {', '.join(languages)}")
     if args.classroom:
         from .classroom import Classroom
 
