@@ -2,6 +2,7 @@
 accessibility tree (Playwright's aria snapshots) and driven by the keyboard alone, on the shared playground."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -120,3 +121,58 @@ def test_a_live_graph_s_last_drawing_keeps_the_tree_where_the_keyboard_was(playg
     expect(item).to_have_attribute('aria-level', '2')
     expect(item).to_be_focused()
     expect(card.locator('[role="treeitem"]')).to_have_count(2)  # loss, open, and its one input (out - 0.5)
+
+
+# Records in the page each new name the card's tree items get: when (performance.now()), and whether the item
+# had the focus, which is the name a screen reader speaks as it changes (an item's name is its .value-name).
+RECORD_RENAMES = """(card) => {
+  const renames = [];
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      if (!record.target.matches('.value-name')) continue;
+      const li = record.target.closest('[role="treeitem"]');
+      renames.push({at: performance.now(), focused: li === document.activeElement});
+    }
+  });
+  observer.observe(card, {subtree: true, childList: true});
+  window.treeRenames = {renames, stop: () => { observer.disconnect(); delete window.treeRenames; }};
+}"""
+
+
+def renames(page, since=0, focused=True):
+    return page.evaluate(
+        '([since, focused]) => window.treeRenames.renames.filter((r) => r.at > since && r.focused === focused)',
+        [since, focused],
+    )
+
+
+def test_a_live_graph_renames_the_focused_value_at_most_once_a_second_and_not_while_a_key_is_down(playground):
+    type_program(playground, neuron_training(pause=0.02))
+    playground.get_by_test_id('run').click()
+    card = playground.get_by_test_id('output').locator('figure.graph-card')
+    expect(card.get_by_role('tree')).to_have_count(1, timeout=10_000)
+    card.locator('[role="treeitem"][tabindex="0"]').focus()  # loss
+    playground.keyboard.press('ArrowRight')  # loss opens: its input, out - 0.5, shows under it
+    card.evaluate(RECORD_RENAMES)
+    playground.wait_for_timeout(3500)
+    focused = renames(playground)
+    assert len(focused) >= 2, focused  # it follows the numbers
+    gaps = [later['at'] - earlier['at'] for earlier, later in zip(focused, focused[1:])]
+    assert min(gaps) >= 990, gaps
+    assert len(renames(playground, focused=False)) > 2 * len(focused)  # the item not focused follows each update
+
+    playground.keyboard.down('Shift')
+    held = playground.evaluate('performance.now()')
+    playground.wait_for_timeout(2000)
+    assert renames(playground, since=held) == []
+    assert len(renames(playground, since=held, focused=False)) >= 2  # the numbers went on changing
+    let_go = playground.evaluate('performance.now()')
+    playground.keyboard.up('Shift')
+    deadline = time.monotonic() + 5
+    while not renames(playground, since=let_go) and time.monotonic() < deadline:
+        playground.wait_for_timeout(50)
+    assert renames(playground, since=let_go), 'the focused item caught up once the key was up'
+
+    playground.evaluate('window.treeRenames.stop()')
+    playground.get_by_test_id('stop').click()
+    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=30_000)

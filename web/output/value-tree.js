@@ -8,6 +8,10 @@ import { element } from "../dom/element.js";
 import { fields, madeOf } from "./explain-text.js";
 import { t, tn } from "../i18n/messages.js";
 
+// A screen reader speaks the focused item's name each time it changes, and a live graph changes its numbers
+// many times a second: the focused item follows them at most once this often, and not while a key is down.
+const SPOKEN_EVERY_MS = 1000;
+
 /** The value a graph was drawn from: the one no other value uses (the last such, as the runtime lists inputs first). */
 export function rootOf(model) {
   for (let i = model.n - 1; i >= 0; i -= 1) if (!model.uses[i].length) return i;
@@ -29,6 +33,8 @@ export function valueTree(model, root, { onFocus, onOpen }) {
   const tree = element("ul", "value-tree");
   tree.setAttribute("role", "tree");
   tree.setAttribute("aria-label", t("The values of the graph, from {name}: each opens to its inputs", { name: labelOf(root) }));
+  // The focused item that missed a live update, when it last changed as it had the focus, and the keys down.
+  const heard = { stale: null, at: -Infinity, keys: new Set(), timer: null };
   const top = item(root, 1, 1, 1);
   top.tabIndex = 0;
   tree.append(top);
@@ -59,6 +65,22 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     if (uses === 1) parts.push(t("used by {users}", { users }));
     else if (uses) parts.push(tn("used {count} time, by {users}", "used {count} times, by {users}", uses, { count: uses, users }));
     li.lastChild.textContent = parts.join(" · ");
+  }
+
+  /** Names the item that missed a live update once the focused one may change: a second on, no key down. */
+  function catchUp() {
+    clearTimeout(heard.timer);
+    const li = heard.stale;
+    if (!li || heard.keys.size) return;
+    const focused = li === document.activeElement;
+    const wait = heard.at + SPOKEN_EVERY_MS - performance.now();
+    if (focused && wait > 0) {
+      heard.timer = setTimeout(catchUp, wait);
+      return;
+    }
+    heard.stale = null;
+    name(li);
+    if (focused) heard.at = performance.now();
   }
 
   const levelOf = (li) => Number(li.getAttribute("aria-level"));
@@ -102,6 +124,7 @@ export function valueTree(model, root, { onFocus, onOpen }) {
   }
 
   tree.addEventListener("keydown", (event) => {
+    heard.keys.add(event.key);
     const li = event.target.closest?.('[role="treeitem"]');
     if (!li || !tree.contains(li) || event.altKey || event.ctrlKey || event.metaKey) return;
     const expanded = li.getAttribute("aria-expanded");
@@ -122,13 +145,22 @@ export function valueTree(model, root, { onFocus, onOpen }) {
       onOpen(Number(li.dataset.index), li);
     }
   });
+  tree.addEventListener("keyup", (event) => {
+    heard.keys.delete(event.key);
+    catchUp();
+  });
   tree.addEventListener("focusin", (event) => {
     tree.classList.add("shown"); // and it stays: hiding it again as the focus leaves would move what a click aims at
     const li = event.target.closest?.('[role="treeitem"]');
     if (li) onFocus(Number(li.dataset.index));
+    catchUp(); // the item left behind, at once
+    heard.at = performance.now(); // the item focused is spoken now
   });
   tree.addEventListener("focusout", (event) => {
-    if (!tree.contains(event.relatedTarget)) onFocus(null);
+    if (tree.contains(event.relatedTarget)) return;
+    heard.keys.clear(); // a key let go elsewhere sends its keyup there
+    catchUp();
+    onFocus(null);
   });
   tree.addEventListener("click", (event) => {
     const li = event.target.closest?.('[role="treeitem"]');
@@ -175,8 +207,13 @@ export function valueTree(model, root, { onFocus, onOpen }) {
       const path = pathTo(index);
       if (path) move(walkDown(path), false);
     },
+    /** Names the items again with the model's numbers (a live update); the focused one as catchUp() allows. */
     refresh() {
-      for (const li of tree.children) name(li);
+      for (const li of tree.children) {
+        if (li === document.activeElement) heard.stale = li;
+        else name(li);
+      }
+      catchUp();
     },
     /** {path: the values from the root to the tab stop, focused, shown}: what restore() brings back in a new tree. */
     state() {
