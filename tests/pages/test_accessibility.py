@@ -14,6 +14,7 @@ from support.course import mutate
 from support.learners import SEED_VALUE
 from support.pages import (
     assert_accessible,
+    assert_accessible_in_both_schemes,
     cells,
     check,
     exercise,
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.usefixtures('site')
 def test_the_main_page_after_a_run(playground):
     load_example(playground, 'neuron.py')
     run(playground)
-    assert_accessible(playground, 'the main page after a run')
+    assert_accessible_in_both_schemes(playground, 'the main page after a run')
 
 
 def test_the_main_page_while_stepping_through_backward(playground):
@@ -40,29 +41,28 @@ def test_the_main_page_while_stepping_through_backward(playground):
     section.get_by_role('button', name=re.compile('^Step through backward')).click()
     section.get_by_role('button', name='Step', exact=True).click()
     expect(section.locator('.graph-narration')).to_contain_text('Step 1')
-    assert_accessible(playground, 'the main page while stepping through backward')
+    assert_accessible_in_both_schemes(playground, 'the main page while stepping through backward')
 
 
 def test_the_main_page_after_an_error(playground):
     type_program(playground, 'for i in range(80):\n    print(i)\n1 / 0\n')  # output long enough to scroll
     section = run(playground, expected_state='error')
     expect(section.locator('.message.error')).to_contain_text('ZeroDivisionError')
-    assert_accessible(playground, 'the main page after an error')
+    assert_accessible_in_both_schemes(playground, 'the main page after an error')
 
 
-# Cells follow the reader's colour scheme (theme "auto") on the article and the course.
-@pytest.mark.parametrize('scheme', ['light', 'dark'])
-def test_the_article_after_a_run(page, site_url, scheme):
-    page.emulate_media(color_scheme=scheme)
+def test_the_article_after_a_run(page, site_url):
     page.goto(site_url + 'article.html')
     section = press_run(cells(page).last)
     expect(section.locator('svg').first).to_be_visible()
-    assert_accessible(page, f'the article after a run ({scheme})')
+    assert_accessible_in_both_schemes(page, 'the article after a run')
+    # Its first cells, and the first drawing's tools, drawing and tree: cells in shadow roots, one component.
+    seen, unseen = tab_stops_without_a_visible_focus(page, most=30)
+    assert 'li d · data 4.0000 · grad none · d = e + c' in seen, seen
+    assert unseen == [], unseen
 
 
-@pytest.mark.parametrize('scheme', ['light', 'dark'])
-def test_the_course_after_a_failed_exercise(course_page, scheme):
-    course_page.emulate_media(color_scheme=scheme)
+def test_the_course_after_a_failed_exercise(course_page):
     course_page.set_viewport_size({'width': 400, 'height': 800})  # a phone: the solution's long lines scroll
     box = exercise(course_page, 'mul-backward')
     plus = 'self.grad += other.data * out.grad\n            other.grad += self.data * out.grad'
@@ -72,7 +72,7 @@ def test_the_course_after_a_failed_exercise(course_page, scheme):
     box.get_by_test_id('hint').click()
     box.get_by_test_id('solution').click()
     expect(box.get_by_role('button', name='Put it in the editor')).to_be_visible()
-    assert_accessible(course_page, f'the course after a failed exercise ({scheme})')
+    assert_accessible_in_both_schemes(course_page, 'the course after a failed exercise')
 
 
 @pytest.mark.parametrize('theme', ['light', 'dark'])
@@ -132,3 +132,61 @@ def test_the_status_dot_pulses_only_for_a_reader_who_has_not_asked_for_less_moti
     expect(status).to_have_attribute('data-state', 'running')
     assert status.locator('.status-dot').evaluate('(dot) => getComputedStyle(dot).animationName') == animation
     expect(status).to_have_attribute('data-state', 'ready', timeout=10_000)
+
+
+# The element that has the focus, inside open shadow roots too, and its box with room for an outline around it;
+# null once the walk comes back to one it passed.
+FOCUSED = """() => {
+  let element = document.activeElement;
+  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+  if (!element || element === document.body || window.walked.has(element)) return null;
+  window.walked.add(element);
+  const box = element.getBoundingClientRect();
+  const name = element.getAttribute('aria-label') || element.textContent.trim().slice(0, 40) || element.tagName;
+  return {name: `${element.tagName.toLowerCase()} ${name}`, x: box.x - 6, y: box.y - 6, width: box.width + 12, height: box.height + 12};
+}"""
+BLUR = """() => {
+  let element = document.activeElement;
+  while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+  window.focusedBefore = element;
+  element.blur();
+}"""
+FOCUS_AGAIN = "() => { window.focusedBefore.focus({focusVisible: true}); delete window.focusedBefore; }"
+
+
+def tab_stops_without_a_visible_focus(page, most=60):
+    """Tabs through the page from its top: each stop's box, drawn with the focus and again without it, must
+    differ (an outline, a ring, a stroke). The code editor keeps Tab for indenting: Escape, then Tab, leaves it."""
+    # Tab starts from the top: from a mark put there for the walk (focusable by script only).
+    page.evaluate("""() => {
+      const top = Object.assign(document.createElement('span'), {tabIndex: -1, id: 'walk-from-here'});
+      document.body.prepend(top);
+      top.focus();
+      window.walked = new WeakSet();
+    }""")
+    page.mouse.move(0, 0)
+    unseen, seen = [], []
+    for _ in range(most):
+        if page.evaluate("document.activeElement?.matches?.('.cm-content')"):
+            page.keyboard.press('Escape')
+        page.keyboard.press('Tab')
+        stop = page.evaluate(FOCUSED)
+        if stop is None:  # back at the top, or out of the page
+            break
+        seen.append(stop['name'])
+        clip = {key: stop[key] for key in ('x', 'y', 'width', 'height')}
+        focused = page.screenshot(clip=clip, animations='disabled')
+        page.evaluate(BLUR)
+        if page.screenshot(clip=clip, animations='disabled') == focused:
+            unseen.append(stop['name'])
+        page.evaluate(FOCUS_AGAIN)
+    page.evaluate("document.getElementById('walk-from-here').remove(); delete window.walked")
+    return seen, unseen
+
+
+def test_every_tab_stop_of_the_main_page_after_a_run_shows_that_it_has_the_focus(playground):
+    load_example(playground, 'neuron.py')
+    run(playground)
+    seen, unseen = tab_stops_without_a_visible_focus(playground)
+    assert len(seen) >= 10, seen  # the toolbar, the editor, Run, the graph's tools, its drawing and its tree
+    assert unseen == [], unseen

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from support import STARTUP_TIMEOUT_MS
 from support.lazy import nbformat
-from support.pages import assert_accessible, cells, message, open_notebook, press_run, run_all, run_cell
+from support.pages import assert_accessible_in_both_schemes, cells, message, open_notebook, press_run, run_all, run_cell
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -104,7 +104,7 @@ def test_a_notebook_opens_from_a_file_runs_all_and_saves_what_it_showed(page, si
     expect(found.nth(4).locator('pre.stdout')).to_have_text('after numpy\n')
     expect(found.nth(4).get_by_test_id('output')).to_contain_text('ZeroDivisionError')
     expect(found.nth(5).locator('pre.stdout')).to_have_text('awaited 4.0\n')
-    assert_accessible(page, 'notebook.html after Run all')
+    assert_accessible_in_both_schemes(page, 'notebook.html after Run all')
 
     # Edited, then run again on its own: the saved notebook has the new source and its output.
     found.nth(2).locator('.cm-content').click()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from support.explain import USED_TWICE, neuron_training
-from support.pages import assert_accessible, load_example, run, type_program
+from support.pages import assert_accessible_in_both_schemes, load_example, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -61,7 +61,7 @@ def test_after_a_run_of_the_neuron_the_keyboard_walks_from_o_to_x1_opens_its_ari
     walked = card.locator('svg g.node.walked')
     expect(walked).to_have_count(1)
     expect(walked).to_contain_text('x1data 2.0000grad -1.5000')
-    assert_accessible(playground, 'the main page with the tree of values open')
+    assert_accessible_in_both_schemes(playground, 'the main page with the tree of values open')
 
     playground.keyboard.press('Enter')
     panel = card.get_by_test_id('node-explain')

@@ -245,7 +245,8 @@ def download_notebook(page, path):
 
 
 # axe-core, injected with page.evaluate (DevTools evaluation), which a page's Content-Security-Policy does not
-# block, unlike a <script> tag. axe reads the open shadow roots of the cells.
+# block, unlike a <script> tag. axe reads the open shadow roots of the cells. Its default rules, and WCAG 2.2
+# AA's one rule, which axe leaves off by default: every control 24 by 24 CSS pixels, or spaced as if it were.
 
 AXE = ROOT / 'node_modules' / 'axe-core' / 'axe.min.js'
 BLOCKING = ('serious', 'critical')
@@ -256,7 +257,8 @@ def blocking_violations(page):
         page.evaluate(AXE.read_text(encoding='utf-8'))
     return page.evaluate(
         '''async (impacts) => {
-        const { violations } = await axe.run(document, { resultTypes: ["violations"] });
+        const rules = Object.fromEntries(axe.getRules(["wcag22aa"]).map(({ ruleId }) => [ruleId, { enabled: true }]));
+        const { violations } = await axe.run(document, { resultTypes: ["violations"], rules });
         return violations.filter((v) => impacts.includes(v.impact)).map((v) => ({
             id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, why: n.failureSummary })),
@@ -287,3 +289,12 @@ def assert_accessible(page, where, shown=5):
         if len(nodes) > shown:
             lines.append(f"  … and {len(nodes) - shown} more")
     assert not found, f"axe on {where}:\n" + '\n'.join(lines)
+
+
+def assert_accessible_in_both_schemes(page, where):
+    """The pages follow the reader's colour scheme as it changes (a cell's theme "auto"): checked in each, then
+    the page is given back the context's own."""
+    for scheme in ['light', 'dark']:
+        page.emulate_media(color_scheme=scheme)
+        assert_accessible(page, f'{where} ({scheme})')
+    page.emulate_media(color_scheme='null')
