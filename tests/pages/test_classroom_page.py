@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 import support.assignment as assignment
 from support import LAN_HOST, STARTUP_TIMEOUT_MS
 from support.course import EXERCISES
-from support.pages import cells, check, exercise, on_the_clock, set_code
+from support.pages import assert_accessible_in_both_schemes, cells, check, exercise, on_the_clock, set_code
 from support.servers import NAME, RoomServer, board_cell, join
 
 BEAT_MS = 5000  # a joined page tells the server it is there (web/room/connection.js)
@@ -80,6 +80,7 @@ def test_without_the_token_the_board_shows_no_learner(page, room):
         assert 'Zebedee' not in page.content()
     page.goto(f"{room.url}teacher.html#token={room.room.token}")
     expect(page.get_by_test_id('student-row')).to_have_attribute('data-student', 'Zebedee', timeout=STARTUP_TIMEOUT_MS)
+    assert_accessible_in_both_schemes(page, "the teacher's board with a learner's result")
 
 
 def test_a_result_made_while_the_server_is_stopped_reaches_the_board_after_a_restart(page, context, room):

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 import support.assignment as assignment
 from support import LAN_HOST, STARTUP_TIMEOUT_MS, block_the_network
 from support.assignment import autograde, make_course, nbgrader, source_notebook
-from support.pages import cells, on_the_clock, saved, set_code
+from support.pages import assert_accessible_in_both_schemes, cells, on_the_clock, saved, set_code
 from support.servers import RoomServer
 
 pytestmark = pytest.mark.usefixtures('site')
@@ -120,6 +120,7 @@ def test_two_learners_hand_in_nbgrader_grades_it_where_it_landed_and_each_sees_t
     expect(ana_frame).to_contain_text('Test')  # the test cells' results are there
     ana.wait_for_timeout(500)
     assert ana_frame.get_attribute('data-ran') is None, "a script of the feedback ran"
+    assert_accessible_in_both_schemes(ana, 'room.html with its feedback open')
 
 
 def test_a_hand_in_waits_while_the_server_is_away_and_the_board_shows_it(page, context, room, course):
