@@ -190,3 +190,25 @@ def test_every_tab_stop_of_the_main_page_after_a_run_shows_that_it_has_the_focus
     seen, unseen = tab_stops_without_a_visible_focus(playground)
     assert len(seen) >= 10, seen  # the toolbar, the editor, Run, the graph's tools, its drawing and its tree
     assert unseen == [], unseen
+
+
+CHARTS = """def model(x):
+    return x[0] - x[1]
+for step in range(3):
+    plot(loss=1.0 / (step + 1))
+plot_boundary(model, [(0.0, 1.0), (1.0, 2.0), (2.0, 0.0)], ['no', 'yes', 'yes'])
+"""
+
+
+def test_the_charts_say_their_latest_figures_and_their_course_in_words(playground):
+    type_program(playground, CHARTS)
+    section = run(playground)
+    loss = section.locator('[data-chart=training]')
+    expect(loss.get_by_role('heading')).to_have_text('loss · 0.3333 at step 2')
+    expect(loss.get_by_role('img')).to_have_accessible_name(
+        'loss by step: 1.000 at step 0, 0.3333 at step 2; lowest 0.3333, highest 1.000'
+    )
+    boundary = section.locator('[data-chart=boundary]')
+    # The model's scores at the points: -1 for 'no' and 2 for a 'yes', on their side; -1 for the other 'yes'.
+    expect(boundary.get_by_role('heading')).to_have_text("decision boundary · 2 of 3 points on their class's side")
+    expect(boundary.get_by_role('img')).to_have_accessible_name(re.compile("^The model's score over x₀ and x₁"))

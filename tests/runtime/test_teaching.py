@@ -248,6 +248,8 @@ def test_the_boundary_fast_path_agrees_with_calling_the_model(activation):
         called = model([Value(grid['x'][i]), Value(grid['y'][j])]).data
         assert grid['score'][j][i] == pytest.approx(called, abs=1e-9)
     assert [p[2] for p in event['points']] == [0, 1, 1]
+    sides = [model([Value(a), Value(b)]).data > 0 for a, b in X]
+    assert event['agree'] == sum(side == (label > 0) for side, label in zip(sides, [0, 1, 1]))
     assert grid['x'][0] < -1.0 and grid['x'][-1] > 2.0
     with pytest.raises(ValueError, match='3 points, 2 labels'):
         Charts(lambda **e: None).plot_boundary(model, X, [0, 1])
@@ -334,6 +336,7 @@ plot_boundary(model, [(0.0, 1.0), (1.0, 2.0)], ['no', 'yes'])
     )
     [chart] = [e for e in events if e['type'] == 'chart']
     assert chart['points'] == [[0.0, 1.0, -1], [1.0, 2.0, 1]]
+    assert chart['agree'] == 1  # 'no' at 1.0 (above 0): on the other class's side; 'yes' at 3.0 on its own
     assert chart['grid']['score'][0][0] == pytest.approx(chart['grid']['x'][0] + chart['grid']['y'][0])
 
 

@@ -40,6 +40,7 @@ function seriesCharts(Plot, points) {
     const figure = Plot.plot({
       width: WIDTH, height: HEIGHT, marginLeft: 48, grid: true,
       title: last ? t("{name} · {value} at step {step}", { name, value: Number(last[name]).toPrecision(4), step: last.step }) : name,
+      ariaLabel: values.length ? seriesWords(name, values) : name,
       x: { label: t("step") }, y: { label: name, ...(name === "accuracy" ? { domain: [0, 1], tickFormat: "%" } : {}) },
       marks: [Plot.lineY(values, { x: "step", y: name, stroke: name === "accuracy" ? "#15803d" : "#2563eb" }), Plot.dot(values.slice(-1), { x: "step", y: name, fill: "currentColor" })],
     });
@@ -48,13 +49,26 @@ function seriesCharts(Plot, points) {
   });
 }
 
-function boundaryChart(Plot, { grid, points }) {
+/** The line's words, for a reader who cannot see it: where it began and ended, and its lowest and highest. */
+function seriesWords(name, values) {
+  const [first, last] = [values[0], values[values.length - 1]];
+  const ys = values.map((p) => p[name]);
+  const number = (y) => Number(y).toPrecision(4);
+  return t("{name} by step: {first} at step {firstStep}, {last} at step {lastStep}; lowest {low}, highest {high}", {
+    name, first: number(first[name]), firstStep: first.step, last: number(last[name]), lastStep: last.step,
+    low: number(Math.min(...ys)), high: number(Math.max(...ys)),
+  });
+}
+
+function boundaryChart(Plot, { grid, points, agree }) {
   const nx = grid.x.length;
   const ny = grid.y.length;
   const scores = grid.score.flat();
   const extent = Math.max(1e-9, ...scores.map(Math.abs));
   const figure = Plot.plot({
-    width: WIDTH, height: WIDTH, title: t("decision boundary"), x: { label: "x₀" }, y: { label: "x₁" },
+    width: WIDTH, height: WIDTH, x: { label: "x₀" }, y: { label: "x₁" },
+    title: Number.isInteger(agree) ? t("decision boundary · {agree} of {count} points on their class's side", { agree, count: points.length }) : t("decision boundary"),
+    ariaLabel: t("The model's score over x₀ and x₁, blue above 0 and red below, the line where it is 0, and the points in their class's colour"),
     color: { type: "diverging", scheme: "RdBu", domain: [-extent, extent], legend: false },
     marks: [
       Plot.raster(scores, { width: nx, height: ny, x1: grid.x[0], x2: grid.x[nx - 1], y1: grid.y[0], y2: grid.y[ny - 1], fill: (d) => d, interpolate: "nearest", imageRendering: "auto" }),

@@ -135,19 +135,28 @@ def _checked(name, value):
 
 
 def boundary(model, X, y, value_class=engine.Value):
-    """{"grid": {"x", "y", "score"}, "points"}: the model's output over the data's range, and the data."""
+    """{"grid": {"x", "y", "score"}, "points", "agree"}: the model's output over the data's range, the data, and
+    how many points the model puts on their class's side (a score above 0 for a label above 0), which the
+    chart's words say to a reader who cannot see it."""
     xs = [(float(_data(p[0])), float(_data(p[1]))) for p in X]
     gx, gy = _axis([p[0] for p in xs]), _axis([p[1] for p in xs])
     floats = _float_model(model)
     if floats:
         flat = floats([a for b in gy for a in gx], [b for b in gy for a in gx])
         score = [[json_number(v, strict=True) for v in flat[j * GRID : (j + 1) * GRID]] for j in range(GRID)]
+        at_points = floats([a for a, _ in xs], [b for _, b in xs])
     else:
         f = _called_model(model, value_class, xs[0])
         score = [[json_number(f(a, b), strict=True) for a in gx] for b in gy]
+        at_points = [f(a, b) for a, b in xs]
     labels = _labels(list(y))
     points = [[json_number(a, strict=True), json_number(b, strict=True), label] for (a, b), label in zip(xs, labels)]
-    event = {'grid': {'x': gx, 'y': gy, 'score': score}, 'points': points, 'from_points': returned_by_points(X)}
+    event = {
+        'grid': {'x': gx, 'y': gy, 'score': score},
+        'points': points,
+        'agree': sum((s > 0) == (label > 0) for s, label in zip(at_points, labels)),
+        'from_points': returned_by_points(X),
+    }
     spec = mlp_spec(model, floats)
     if spec:
         event['model'] = spec
