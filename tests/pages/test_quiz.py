@@ -50,6 +50,10 @@ def test_quiz_me_hides_the_inputs_grads_and_check_marks_each_prediction(playgrou
     wrong = section.locator('.quiz-item[data-state="wrong"]')
     expect(wrong).to_have_count(1)
     expect(wrong.locator('.quiz-answer')).to_have_text('✗ not quite: it is 1.0000')
+    # A screen reader says each input's mark with it: the input is described by its answer.
+    expect(inputs['w1']).to_have_accessible_description('✗ not quite: it is 1.0000')
+    expect(inputs['x1']).to_have_accessible_description('✓ right: -1.5000')
+    expect(section.get_by_role('status').filter(has_text='4 of 5 right')).to_have_count(1)  # said once, politely
     expect(wrong.locator('.explain-sum')).to_have_text('w1.grad = ∂x1w1/∂w1 · x1w1.grad = (2.0000)(0.5000) = 1.0000')
     expect(wrong.get_by_test_id('grad-term')).to_have_count(1)
     expect(section.locator('.quiz-item[data-state="right"] .explain-body')).to_have_count(0)  # only the wrong ones

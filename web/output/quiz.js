@@ -9,6 +9,7 @@ import { explanationOf, number } from "./explain-text.js";
 import { t } from "../i18n/messages.js";
 
 const MAX_ITEMS = 20;
+let answers = 0; // each answer's id, which its input names as its description: a screen reader says the mark
 
 /** Whether `typed` is `value` to 4 significant digits (a zero: to the 4 decimals the graph shows). */
 export function rightTo4(typed, value) {
@@ -70,6 +71,8 @@ function itemRow(name, field, typed) {
   asked.translate = false; // code: the value's name and its field
   label.append(asked, " ", input);
   const answer = element("span", "quiz-answer");
+  answer.id = `quiz-answer-${(answers += 1)}`;
+  input.setAttribute("aria-describedby", answer.id);
   const reveal = element("div", "quiz-reveal");
   row.append(label, answer, reveal);
   return { input, row, answer, reveal };
