@@ -176,3 +176,51 @@ def test_a_live_graph_renames_the_focused_value_at_most_once_a_second_and_not_wh
     playground.evaluate('window.treeRenames.stop()')
     playground.get_by_test_id('stop').click()
     expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=30_000)
+
+
+GROUPED = """import random
+random.seed(1)
+from scalargrad.nn import MLP
+model = MLP(2, [2, 1])
+out = model([Value(1.0, label='x0'), Value(-1.0, label='x1')])
+out.backward()
+draw_dot(out)
+"""
+
+BY_NEURON = """
+- 'tree "The graph by its boxes: each opens to the values it holds"':
+  - treeitem "layer 2 · neuron 1 · 7 values · its output L2.n1 · data -0.1028 · grad 1.0000" [level=1]
+  - treeitem "layer 1 · neuron 1 · 8 values · its output L1.n1 · data 0.0000 · grad -0.0091" [level=1]
+  - treeitem "layer 1 · neuron 2 · 8 values · its output L1.n2 · data 1.0174 · grad -0.1010" [level=1]
+"""
+
+
+def test_a_grouped_view_s_tree_starts_at_its_neurons_and_each_opens_to_its_values(playground):
+    type_program(playground, GROUPED)
+    card = run(playground).locator('figure.graph-card')
+    card.get_by_role('button', name='By neuron').click()
+    tree = card.get_by_role('tree')
+    expect(tree).to_match_aria_snapshot(BY_NEURON)  # in the drawing's order
+    card.locator('[role="treeitem"][tabindex="0"]').focus()
+    walked = card.locator('svg g.node.walked')
+    expect(walked).to_have_count(1)
+    expect(walked).to_contain_text('layer 2 · neuron 1')
+    playground.keyboard.press('ArrowRight')  # the neuron opens to its values
+    expect(card.locator('[role="treeitem"][aria-level="2"]')).to_have_count(7)
+    playground.keyboard.press('ArrowRight')
+    assert focused_name(playground) == 'L2.n1.b · data 0.0000 · grad 1.0000 · an input · used by v13'
+    expect(walked).to_contain_text('layer 2 · neuron 1')  # the box that holds it
+    playground.keyboard.press('Enter')
+    panel = card.get_by_test_id('node-explain')
+    expect(panel).to_contain_text('L2.n1.b is an input')
+    playground.keyboard.press('Escape')
+    expect(card.get_by_role('treeitem', name=re.compile('^L2.n1.b · '))).to_be_focused()
+    playground.keyboard.press('ArrowLeft')  # back to its neuron
+    playground.keyboard.press('Enter')
+    expect(panel).to_contain_text('7 values, inputs first')
+
+    card.get_by_role('button', name='Full graph').click()
+    expect(tree).to_match_aria_snapshot(
+        '- \'tree "The values of the graph, from L2.n1: each opens to its inputs"\':\n'
+        '  - treeitem "L2.n1 · data -0.1028 · grad 1.0000 · L2.n1 = v13 + v23" [level=1]'
+    )

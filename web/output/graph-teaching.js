@@ -24,6 +24,15 @@ export function attachTeaching(options) {
   return new GraphTeaching(options);
 }
 
+/** A grouped view's boxes for the tree of values: in the drawing's order, each named as the drawing names it. */
+function boxesOf(svg, { members, outputs }) {
+  if (!members) return null; // a graph too large for its boxes' members to be sent
+  const nodes = [...svg.querySelectorAll("g.node")].filter((node) => Object.hasOwn(members, node.id));
+  if (!nodes.length) return null;
+  const titles = Object.fromEntries(nodes.map((node) => [node.id, node.querySelector("text")?.textContent.trim() || node.id]));
+  return { ids: nodes.map((node) => node.id), titles, members, outputs: outputs ?? {} };
+}
+
 /** The bar of tools over the drawing and the narration under it, with no state. */
 function teachingElements(card) {
   const bar = element("div", "graph-teach");
@@ -167,21 +176,34 @@ class GraphTeaching {
     const explain = this.explain = explainPanel({ card, view, model, boxes: () => (this.showing.view === "full" ? null : event.groups?.[this.showing.view]) });
     const quiz = this.quiz = quizPanel({ card, model, fields: () => this.writeField, onOpen: (open) => this.quizOpened(open) });
     const picking = new AbortController();
-    let walked = null; // the drawing's id of the value the tree of values is on, marked there
+    let walked = null; // the drawing's id of the box the tree of values is on, marked there
     const markWalked = () => markNode(view.svg(), "walked", walked);
-    const tree = this.tree = valueTree(model, rootOf(model), {
-      onFocus: (index) => {
-        walked = index === null ? null : `v${index}`;
-        markWalked();
-      },
-      onOpen: (index, item) => explain.pick(`v${index}`, view.svg().querySelector(`g.node[id="v${index}"]`), { back: item }),
-    });
-    card.querySelector(".graph-view").after(tree.element);
-    this.cleanups.push(() => picking.abort(), () => quiz.close(), () => explain.remove(), () => quiz.remove(), () => tree.element.remove());
+    let treeView = null; // the view the tree was made for: each view has its own
+    const makeTree = (svg) => {
+      treeView = this.showing.view;
+      const group = treeView === "full" ? null : event.groups?.[treeView];
+      const boxes = group ? boxesOf(svg, group) : null;
+      const tree = group && !boxes ? null : valueTree(model, rootOf(model), {
+        boxes,
+        onFocus: (id) => {
+          walked = id;
+          markWalked();
+        },
+        onOpen: (key, item) => explain.pick(key, view.svg().querySelector(`g.node[id="${CSS.escape(key)}"]`), { back: item }),
+      });
+      const old = this.tree;
+      if (old && tree) old.element.replaceWith(tree.element);
+      else if (tree) card.querySelector(".graph-view").after(tree.element);
+      else old?.element.remove();
+      if (old?.element.classList.contains("shown")) tree?.element.classList.add("shown");
+      this.tree = tree;
+      walked = null;
+    };
+    this.cleanups.push(() => picking.abort(), () => quiz.close(), () => explain.remove(), () => quiz.remove(), () => this.tree?.element.remove());
     const prepare = nodePicking(card.querySelector(".graph-view"), {
       onPick: (id, node) => {
         if (quiz.picking) return quiz.pick(id);
-        if (/^v\d+$/.test(id)) tree.reveal(Number(id.slice(1)));
+        this.tree?.reveal(id);
         explain.pick(id, node);
       },
       signal: picking.signal,
@@ -189,6 +211,7 @@ class GraphTeaching {
     this.onShow((svg) => {
       prepare(svg);
       quiz.rehide();
+      if (treeView !== this.showing.view) makeTree(svg);
       markWalked();
     });
     const quizButton = toolButton(t("Quiz me"), t("Quiz me: hide values and predict them"), async () => {

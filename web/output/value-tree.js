@@ -3,7 +3,8 @@
 // each of its users. One tab stop: Up and Down move between the items shown, Right opens an item or goes to
 // its first input, Left closes it or goes back to its user, Home and End go to the first and the last; Enter
 // opens the value's arithmetic. An item's inputs are made when it first opens: a long chain costs nothing
-// until it is walked.
+// until it is walked. In a grouped view (by neuron, by layer) the tree starts at the view's boxes, in the
+// drawing's order, and each box opens to the values it holds, which open to their inputs as before.
 import { element } from "../dom/element.js";
 import { fields, madeOf } from "./explain-text.js";
 import { t, tn } from "../i18n/messages.js";
@@ -19,27 +20,37 @@ export function rootOf(model) {
 }
 
 /**
- * The tree of `model`'s values from `root`. `onFocus(index)` hears the value the tree is on (null when it
- * leaves); `onOpen(index, item)` asks for its arithmetic. Returns {element, reveal(index), refresh(), state(),
- * restore(state)}: reveal opens the way to a value and makes it the tree's tab stop, without moving the page's
- * focus; state() and restore() carry where the tree was to the tree of a live graph's next drawing.
+ * The tree of `model`'s values from `root`, or of a grouped view's `boxes` ({ids: the boxes in the drawing's
+ * order, titles: {id: its name}, members: {id: [its values]}, outputs: {id: its one output}}). Items are keyed
+ * by their id in the value-by-value drawing (`v3`) or their box's. `onFocus(id)` hears the drawing's box of
+ * the item the tree is on (a value's own, or in a grouped view the box that holds it; null when it leaves);
+ * `onOpen(key, item)` asks for its arithmetic. Returns {element, reveal(id), refresh(), state(),
+ * restore(state)}: reveal opens the way to an id of the drawing and makes it the tree's tab stop, without
+ * moving the page's focus; state() and restore() carry where the tree was to the tree of a live graph's next
+ * drawing.
  */
-export function valueTree(model, root, { onFocus, onOpen }) {
+export function valueTree(model, root, { onFocus, onOpen, boxes = null }) {
   // A value by its label, as the drawing shows it (the explanations' names are the program's, for its code).
   const labelOf = (i) => model.labels[i] || model.names[i];
   const operandOf = (i) => (/\s/.test(labelOf(i)) ? `(${labelOf(i)})` : labelOf(i)); // n = (x1*w1 + x2*w2) + b
   // One flat list, each item's level, position and set size said (ARIA's tree without nested groups): an item
   // holds its own words alone, which are its name, and its inputs follow it while it is open.
+  const isBox = (key) => Boolean(boxes) && !/^v\d+$/.test(key);
+  const indexOf = (key) => Number(key.slice(1));
+  const childrenOf = (key) => (isBox(key) ? boxes.members[key] ?? [] : model.args[indexOf(key)] ?? []).map((i) => `v${i}`);
   const tree = element("ul", "value-tree");
   tree.setAttribute("role", "tree");
-  tree.setAttribute("aria-label", t("The values of the graph, from {name}: each opens to its inputs", { name: labelOf(root) }));
+  tree.setAttribute("aria-label", boxes
+    ? t("The graph by its boxes: each opens to the values it holds")
+    : t("The values of the graph, from {name}: each opens to its inputs", { name: labelOf(root) }));
   // The focused item that missed a live update, when it last changed as it had the focus, and the keys down.
   const heard = { stale: null, at: -Infinity, keys: new Set(), timer: null };
-  const top = item(root, 1, 1, 1);
+  const tops = boxes ? boxes.ids : [`v${root}`];
+  tree.append(...tops.map((key, k) => item(key, 1, k + 1, tops.length)));
+  const top = tree.firstElementChild;
   top.tabIndex = 0;
-  tree.append(top);
 
-  function item(index, level, position, size) {
+  function item(key, level, position, size) {
     const li = element("li", "value-item");
     li.setAttribute("role", "treeitem");
     li.setAttribute("aria-level", String(level));
@@ -47,18 +58,28 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     li.setAttribute("aria-setsize", String(size));
     li.style.setProperty("--level", String(level - 1));
     li.tabIndex = -1;
-    li.dataset.index = String(index);
+    li.dataset.key = key;
     const mark = element("span", "value-mark");
     mark.setAttribute("aria-hidden", "true");
     li.append(mark, element("span", "value-name"));
-    if (model.args[index]?.length) li.setAttribute("aria-expanded", "false");
+    if (childrenOf(key).length) li.setAttribute("aria-expanded", "false");
     name(li);
     return li;
   }
 
+  /** `L1_n0 · 7 values · its output n0 · data 0.8814 · grad 0.5000`. */
+  function boxName(li, key) {
+    const members = boxes.members[key] ?? [];
+    const parts = [boxes.titles[key] || key, tn("{count} value", "{count} values", members.length, { count: members.length })];
+    const output = boxes.outputs?.[key];
+    if (Number.isInteger(output) && output < model.n) parts.push(t("its output {name}", { name: labelOf(output) }), fields(model, output));
+    li.lastChild.textContent = parts.join(" · ");
+  }
+
   /** `x1 · data 2.0000 · grad -1.5000 · an input · used by x1*w1`. */
   function name(li) {
-    const index = Number(li.dataset.index);
+    if (isBox(li.dataset.key)) return boxName(li, li.dataset.key);
+    const index = indexOf(li.dataset.key);
     const uses = model.uses[index].length;
     const parts = [labelOf(index), fields(model, index), madeOf(model, index, labelOf, operandOf)];
     const users = [...new Set(model.uses[index].map(([user]) => labelOf(user)))].join(", ");
@@ -98,8 +119,8 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     const state = li.getAttribute("aria-expanded");
     if (state === null || state === String(opened)) return;
     if (opened) {
-      const inputs = model.args[Number(li.dataset.index)];
-      li.after(...inputs.map((j, k) => item(j, levelOf(li) + 1, k + 1, inputs.length)));
+      const inputs = childrenOf(li.dataset.key);
+      li.after(...inputs.map((key, k) => item(key, levelOf(li) + 1, k + 1, inputs.length)));
     } else {
       if (descendants(li).some((child) => child.tabIndex === 0)) move(li, false);
       for (const child of descendants(li)) child.remove();
@@ -115,12 +136,19 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     if (focus) li.focus();
   }
 
-  /** The item of the value that `li` is an input of. */
+  /** The item of the value that `li` is an input of (or of the box that holds it). */
   function userOf(li) {
     for (let before = li.previousElementSibling; before; before = before.previousElementSibling) {
       if (levelOf(before) < levelOf(li)) return before;
     }
     return null;
+  }
+
+  /** The drawing's id for `li`: its value's, or in a grouped view its box's. */
+  function drawnAs(li) {
+    if (!boxes) return li.dataset.key;
+    while (levelOf(li) > 1) li = userOf(li);
+    return li.dataset.key;
   }
 
   tree.addEventListener("keydown", (event) => {
@@ -142,7 +170,7 @@ export function valueTree(model, root, { onFocus, onOpen }) {
       if (next) move(next);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      onOpen(Number(li.dataset.index), li);
+      onOpen(li.dataset.key, li);
     }
   });
   tree.addEventListener("keyup", (event) => {
@@ -152,7 +180,7 @@ export function valueTree(model, root, { onFocus, onOpen }) {
   tree.addEventListener("focusin", (event) => {
     tree.classList.add("shown"); // and it stays: hiding it again as the focus leaves would move what a click aims at
     const li = event.target.closest?.('[role="treeitem"]');
-    if (li) onFocus(Number(li.dataset.index));
+    if (li) onFocus(drawnAs(li));
     catchUp(); // the item left behind, at once
     heard.at = performance.now(); // the item focused is spoken now
   });
@@ -169,7 +197,7 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     open(li, li.getAttribute("aria-expanded") === "false");
   });
 
-  /** The way from the root to `index` (its first path, through the inputs in order), or null. */
+  /** The way from the root to value `index` (its first path, through the inputs in order), as keys, or null. */
   function pathTo(index) {
     const from = new Map([[root, null]]);
     const queue = [root];
@@ -185,16 +213,17 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     }
     if (!from.has(index)) return null;
     const path = [];
-    for (let i = index; i !== null; i = from.get(i)) path.unshift(i);
+    for (let i = index; i !== null; i = from.get(i)) path.unshift(`v${i}`);
     return path;
   }
 
-  /** Opens the way down `path` (values from the root); the item of its last value reached. */
+  /** Opens the way down `path` (keys from a top item); the item of the last one reached. */
   function walkDown(path) {
-    let li = top;
-    for (const i of path.slice(1)) {
+    let li = [...tree.children].find((child) => levelOf(child) === 1 && child.dataset.key === path[0]) ?? top;
+    if (li.dataset.key !== path[0]) return li;
+    for (const key of path.slice(1)) {
       open(li, true);
-      const next = inputsOf(li).find((child) => Number(child.dataset.index) === i);
+      const next = inputsOf(li).find((child) => child.dataset.key === key);
       if (!next) break;
       li = next;
     }
@@ -203,8 +232,8 @@ export function valueTree(model, root, { onFocus, onOpen }) {
 
   return {
     element: tree,
-    reveal(index) {
-      const path = pathTo(index);
+    reveal(id) {
+      const path = isBox(id) ? [id] : boxes ? null : pathTo(indexOf(id));
       if (path) move(walkDown(path), false);
     },
     /** Names the items again with the model's numbers (a live update); the focused one as catchUp() allows. */
@@ -218,7 +247,7 @@ export function valueTree(model, root, { onFocus, onOpen }) {
     /** {path: the values from the root to the tab stop, focused, shown}: what restore() brings back in a new tree. */
     state() {
       const path = [];
-      for (let li = current(); li; li = userOf(li)) path.unshift(Number(li.dataset.index));
+      for (let li = current(); li; li = userOf(li)) path.unshift(li.dataset.key);
       return { path, focused: tree.matches(":focus-within"), shown: tree.classList.contains("shown") };
     },
     restore({ path, focused, shown }) {
