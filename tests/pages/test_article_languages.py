@@ -1,6 +1,6 @@
 """An article's cells and exercises in the reader's language (issue 45, docs/translating.md): embed.js?locale=
-where the article's script says so, else ?locale= in the article's address, else the article's own <html lang>,
-else English; the article's own words and its <html lang> are the author's and stay as they are."""
+where the article's script says so, else ?locale= in the article's address, else a cell's data-locale, else the
+article's own <html lang>, else English; the article's own words and its <html lang> are the author's and stay as they are."""
 
 import html
 
@@ -18,11 +18,12 @@ CHECKS = 'expect_grad(a, 5.0, "a is used twice")'
 HINT = '<p>Each use of a sends its share.</p>'
 
 
-def write_article(other_origin, name, script, lang=None):
+def write_article(other_origin, name, script, lang=None, cell_locale=None):
     folder, url = other_origin
+    locale = f' data-locale="{cell_locale}"' if cell_locale else ''
     body = (
         '<h1>My post</h1><p>An author writes in her own words.</p>'
-        '<pre data-playground>print("hello")</pre>'
+        f'<pre data-playground{locale}>print("hello")</pre>'
         f'<pre data-playground data-exercise="twice">{html.escape(STARTER)}</pre>'
         f'<script type="text/x-python" data-checks="twice">{CHECKS}</script>'
         f'<template data-hint="twice">{HINT}</template>'
@@ -47,6 +48,18 @@ def test_an_article_in_french_by_its_own_lang_gets_french_cells_and_its_own_word
     expect(result).to_have_text('✗ a.grad vaut 4.0, attendu 5.0: a is used twice')
     expect(page.locator('html')).to_have_attribute('lang', 'fr-CA')
     expect(page.locator('h1')).to_have_text('My post')
+
+
+def test_a_cell_s_data_locale_gives_the_page_s_cells_their_language_before_the_article_s_lang(
+    page, site_url, other_origin
+):
+    page.goto(write_article(other_origin, 'cell-es.html', f'{site_url}embed.js', lang='en', cell_locale='es-MX'))
+    expect(cells(page).first.get_by_test_id('run')).to_have_text('▶ Ejecutar')
+    # One catalogue per page: the exercise, which has no data-locale, speaks the cell's language too.
+    expect(page.get_by_test_id('exercise').get_by_test_id('reset')).to_have_text('Reiniciar el ejercicio')
+    expect(page.locator('html')).to_have_attribute('lang', 'en')  # the author's
+    page.goto(write_article(other_origin, 'cell-xx.html', f'{site_url}embed.js', lang='fr', cell_locale='xx'))
+    expect(cells(page).first.get_by_test_id('run')).to_have_text('▶ Exécuter')  # one the site lacks: <html lang>
 
 
 def test_the_script_s_locale_comes_before_the_article_s_lang(page, site_url, other_origin):

@@ -1,7 +1,8 @@
 // The language of an article's cells, chosen before any module reads the catalogue (embed.js imports this
 // first): `embed.js?locale=fr` where the article's script says so, else `?locale=` in the article's address
-// (the reader's, as on any page), else the article's own <html lang> (fr-CA: French), else English. The
-// article's <html lang> is the author's and is left as it is.
+// (the reader's, as on any page), else `data-locale` on a cell (the first cell that has one: a page has one
+// catalogue, so its cells share one language), else the article's own <html lang> (fr-CA: French), else
+// English. The article's <html lang> is the author's and is left as it is.
 import { chooseLocale, matchLocale } from "../i18n/locale.js";
 
 // The script tag that loaded the site's embed.js (read for its query, not imported): the site's root is one folder up.
@@ -16,4 +17,5 @@ function scriptLocale() {
 }
 
 const asked = matchLocale(new URLSearchParams(location.search).get("locale"));
-chooseLocale(matchLocale(scriptLocale()) ?? asked ?? matchLocale(document.documentElement.lang));
+const cell = matchLocale(document.querySelector("[data-playground][data-locale]")?.dataset.locale);
+chooseLocale(matchLocale(scriptLocale()) ?? asked ?? cell ?? matchLocale(document.documentElement.lang));
