@@ -86,6 +86,7 @@ def test_embed_html_after_a_run(page, site_url, theme):
     page.get_by_test_id('editor').hover()  # embed.html starts Python when the reader points at it
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
     run(page)
+    expect(page.get_by_role('main').get_by_test_id('run')).to_have_count(1)  # the cell is the frame's main landmark
     assert_accessible(page, f'embed.html after a run (theme={theme})')
 
 

@@ -14,7 +14,7 @@ import { decodeCode, decodePoints, fragmentOptions } from "../formats/share-link
 
 const options = fragmentOptions(location.hash);
 const theme = ["light", "dark"].includes(options.get("theme")) ? options.get("theme") : "auto";
-const parts = buildCellView(document.body, { theme, collapsed: options.has("hide-editor") });
+const parts = buildCellView(document.querySelector("main"), { theme, collapsed: options.has("hide-editor") }); // a landmark
 reportHeight();
 
 let code;
