@@ -161,6 +161,15 @@ def test_the_runtime_s_words_are_french_around_python_s_own(page, site_url):
     expect(terms).to_have_count(2)
     expect(terms.first).to_contain_text('∂b/∂a (1er opérande)')
     expect(terms.last).to_contain_text('∂b/∂a (2e opérande)')
+    # Why the next run gets a fresh Python, which the runtime's check says in English, in French too
+    type_program(page, 'import math\nmath.pi = 3')
+    run(page)
+    type_program(page, 'print(1)')
+    notice = run(page).locator('.notice')
+    expect(notice).to_contain_text(
+        'Un Python neuf exécute ce programme : la dernière exécution a modifié le module math'
+    )
+    expect(notice).not_to_contain_text('changed')
 
 
 def test_the_pseudo_locale_marks_the_words_in_a_value_s_arithmetic(page, site_url):
@@ -171,6 +180,11 @@ def test_the_pseudo_locale_marks_the_words_in_a_value_s_arithmetic(page, site_ur
     expect(card.get_by_test_id('grad-term')).to_have_count(2)
     assert unmarked(page) == []
     expect(card.get_by_test_id('grad-term').first).to_contain_text(compiled.pseudo('1st'))
+    type_program(page, 'import builtins\nbuiltins.print = len')  # the fresh Python's notice, its reason too
+    run(page)
+    type_program(page, 'x = 1')
+    expect(run(page).locator('.notice')).to_contain_text(compiled.pseudo('changed the module {name}').split('{')[0])
+    assert unmarked(page) == []
 
 
 def test_the_menu_s_language_is_kept_across_visits_with_the_editor_s_text(page, site_url):

@@ -5,6 +5,7 @@
 // restored in the background while the page was idle: once a run has ended and no other began for a moment,
 // never during a run nor before the first (most pages are read, not run, and a learner's first Runs come fast).
 import { Interpreter } from "./interpreter.js";
+import { reasonText } from "./fresh-reasons.js";
 import { t } from "../i18n/messages.js";
 
 export class PythonRestarted extends Error {
@@ -141,7 +142,7 @@ export class PythonClient {
         if (pending) this.settle().resolve(message.result);
         clearTimeout(interpreter.settleTimer);
         interpreter.settleTimer = setTimeout(() => {
-          if (interpreter === this.interpreter) this.afterRun(["did not give its verdict after the run"]);
+          if (interpreter === this.interpreter) this.afterRun([t("did not give its verdict after the run")]);
         }, SETTLE_TIMEOUT_MS);
         break;
       case "settled":
@@ -188,7 +189,7 @@ export class PythonClient {
     clearTimeout(interpreter.settleTimer);
     const all = [...new Set([interpreter.reached, ...reasons].filter(Boolean))].slice(0, 3);
     if (all.length) {
-      const why = all.join("; ");
+      const why = all.map(reasonText).join("; ");
       interpreter.terminate(); // at once: nothing that the run left behind runs on
       this.freshNotice = t("A fresh Python runs this program: the last run {why}, which would have changed later runs.", { why });
       this.start(t("Starting a fresh Python…"));
