@@ -3,6 +3,7 @@ where the article's script says so, else ?locale= in the article's address, else
 article's own <html lang>, else English; the article's own words and its <html lang> are the author's and stay as they are."""
 
 import html
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -47,6 +48,7 @@ def test_an_article_in_french_by_its_own_lang_gets_french_cells_and_its_own_word
     # The runtime's words in French, the author's check message as the author wrote it
     expect(result).to_have_text('✗ a.grad vaut 4.0, attendu 5.0: a is used twice')
     expect(page.locator('html')).to_have_attribute('lang', 'fr-CA')
+    expect(cells(page).first).not_to_have_attribute('lang', re.compile('.'))  # the article's language already
     expect(page.locator('h1')).to_have_text('My post')
 
 
@@ -58,6 +60,7 @@ def test_a_cell_s_data_locale_gives_the_page_s_cells_their_language_before_the_a
     # One catalogue per page: the exercise, which has no data-locale, speaks the cell's language too.
     expect(page.get_by_test_id('exercise').get_by_test_id('reset')).to_have_text('Reiniciar el ejercicio')
     expect(page.locator('html')).to_have_attribute('lang', 'en')  # the author's
+    expect(cells(page).first).to_have_attribute('lang', 'es')  # what a screen reader reads in Spanish
     page.goto(write_article(other_origin, 'cell-xx.html', f'{site_url}embed.js', lang='fr', cell_locale='xx'))
     expect(cells(page).first.get_by_test_id('run')).to_have_text('▶ Exécuter')  # one the site lacks: <html lang>
 

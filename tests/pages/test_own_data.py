@@ -54,8 +54,11 @@ def test_points_added_and_removed_on_the_chart_are_what_the_next_run_trains_on(p
     assert printed(section).startswith('20 10 ')  # the moons: none of the learner's own yet
     chart = boundary(section)
     expect(chart).to_have_attribute('data-points', '20')
+    heading = chart.get_by_role('heading', level=2)
+    expect(heading).to_have_text(re.compile(r"^decision boundary · \d+ of 20 points on their class's side$"))
     click_at(chart, 0.2, 0.2)  # class 1, selected first
     expect(chart).to_have_attribute('data-points', '21')
+    expect(heading).to_have_text('decision boundary')  # the runtime counted its own points, not these
     chart.get_by_role('radio', name=re.compile('class 0')).click()
     click_at(chart, 0.8, 0.25)
     expect(chart).to_have_attribute('data-points', '22')

@@ -183,15 +183,22 @@ random.seed(1)
 from scalargrad.nn import MLP
 model = MLP(2, [2, 1])
 out = model([Value(1.0, label='x0'), Value(-1.0, label='x1')])
-out.backward()
-draw_dot(out)
+loss = (out - 1.0) ** 2; loss.label = 'loss'
+loss.backward()
+draw_dot(loss)
 """
 
+# The boxes, then what the view draws on its own (the inputs, the loss and its parts), in the drawing's order.
 BY_NEURON = """
 - 'tree "The graph by its boxes: each opens to the values it holds"':
-  - treeitem "layer 2 · neuron 1 · 7 values · its output L2.n1 · data -0.1028 · grad 1.0000" [level=1]
-  - treeitem "layer 1 · neuron 1 · 8 values · its output L1.n1 · data 0.0000 · grad -0.0091" [level=1]
-  - treeitem "layer 1 · neuron 2 · 8 values · its output L1.n2 · data 1.0174 · grad -0.1010" [level=1]
+  - treeitem "layer 2 · neuron 1 · 7 values · its output L2.n1 · data -0.1028 · grad -2.2056" [level=1]
+  - treeitem "layer 1 · neuron 1 · 8 values · its output L1.n1 · data 0.0000 · grad 0.0201" [level=1]
+  - treeitem "layer 1 · neuron 2 · 8 values · its output L1.n2 · data 1.0174 · grad 0.2228" [level=1]
+  - treeitem "x0 · data 1.0000 · grad 0.1175 · an input · used 2 times, by v5, v17" [level=1]
+  - treeitem "x1 · data -1.0000 · grad -0.1091 · an input · used 2 times, by v9, v20" [level=1]
+  - treeitem "v25 · data -1.0000 · grad -2.2056 · an input · used by v26" [level=1]
+  - treeitem "v26 · data -1.1028 · grad -2.2056 · v26 = L2.n1 + v25 · used by loss" [level=1]
+  - treeitem "loss · data 1.2161 · grad 1.0000 · loss = v26 ** 2" [level=1]
 """
 
 
@@ -208,7 +215,7 @@ def test_a_grouped_view_s_tree_starts_at_its_neurons_and_each_opens_to_its_value
     playground.keyboard.press('ArrowRight')  # the neuron opens to its values
     expect(card.locator('[role="treeitem"][aria-level="2"]')).to_have_count(7)
     playground.keyboard.press('ArrowRight')
-    assert focused_name(playground) == 'L2.n1.b · data 0.0000 · grad 1.0000 · an input · used by v13'
+    assert focused_name(playground) == 'L2.n1.b · data 0.0000 · grad -2.2056 · an input · used by v13'
     expect(walked).to_contain_text('layer 2 · neuron 1')  # the box that holds it
     playground.keyboard.press('Enter')
     panel = card.get_by_test_id('node-explain')
@@ -219,8 +226,14 @@ def test_a_grouped_view_s_tree_starts_at_its_neurons_and_each_opens_to_its_value
     playground.keyboard.press('Enter')
     expect(panel).to_contain_text('7 values, inputs first')
 
+    playground.keyboard.press('Escape')
+    # Picked in the drawing (by its keys: the drawing is wider than the view), the loss is where the tree goes
+    card.locator('svg g.node').filter(has=playground.locator('text', has_text=re.compile('^loss$'))).focus()
+    playground.keyboard.press('Enter')
+    expect(card.locator('[role="treeitem"][tabindex="0"]')).to_have_accessible_name(re.compile('^loss · '))
+
     card.get_by_role('button', name='Full graph').click()
     expect(tree).to_match_aria_snapshot(
-        '- \'tree "The values of the graph, from L2.n1: each opens to its inputs"\':\n'
-        '  - treeitem "L2.n1 · data -0.1028 · grad 1.0000 · L2.n1 = v13 + v23" [level=1]'
+        '- \'tree "The values of the graph, from loss: each opens to its inputs"\':\n'
+        '  - treeitem "loss · data 1.2161 · grad 1.0000 · loss = v26 ** 2" [level=1]'
     )

@@ -19,6 +19,7 @@ FILENAME = '<editor>'
 # The page says each reason in the reader's language by its phrase (web/session/fresh-reasons.js); the last,
 # `changed {what}`, catches what no other phrase does and is left out here, so a new reason needs words of its own.
 FRESH_REASONS = Path(__file__).parents[2] / 'web' / 'session' / 'fresh-reasons.js'
+WORKER = Path(__file__).parents[2] / 'web' / 'session' / 'python-worker.js'
 PAGE_PHRASES = re.findall(r'^\s*\[/(.+?)/s?,', FRESH_REASONS.read_text(encoding='utf-8'), re.M)[:-1]
 
 
@@ -356,3 +357,14 @@ def test_a_finalizer_cannot_change_what_the_check_has_already_compared():
         sys.meta_path[:] = [hook for hook in sys.meta_path if getattr(hook, '__name__', '') != 'Finder']
         for _ in range(3):
             gc.collect()
+
+
+def test_every_reason_the_worker_gives_has_its_words_on_the_page():
+    """The worker's own reasons (a use of the js module, JavaScript changed, work left on the event loop)."""
+    said = re.findall(
+        r'(?:reach\(|reasons\.push\(|marked\([^,]+, )[`"]([^`"]+)[`"]', WORKER.read_text(encoding='utf-8')
+    )
+    assert len(said) >= 10, said
+    for reason in said:
+        example = re.sub(r'\$\{[^}]*\}', 'x', reason)
+        assert any(re.fullmatch(phrase, example, re.S) for phrase in PAGE_PHRASES), reason

@@ -1,7 +1,8 @@
 // The markup of a compact cell (embeds, embed.html, exercises): a bar with Run, Stop, status and
 // tools, the code, and the output. cell.js brings it to life; cell.css styles it.
 import { button, element } from "../dom/element.js";
-import { t } from "../i18n/messages.js";
+import { matchLocale } from "../i18n/locale.js";
+import { locale, t } from "../i18n/messages.js";
 
 export const STYLESHEET = new URL("./cell.css", import.meta.url).href;
 
@@ -9,6 +10,8 @@ export const STYLESHEET = new URL("./cell.css", import.meta.url).href;
 export function shadowHost(testid) {
   const host = document.createElement("div");
   host.dataset.testid = testid;
+  // Cells in French on an English article: a screen reader reads them in French (WCAG's language of parts).
+  if (matchLocale(document.documentElement.lang) !== locale) host.lang = locale;
   const root = host.attachShadow({ mode: "open" });
   const link = document.createElement("link");
   link.rel = "stylesheet";

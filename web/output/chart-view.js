@@ -53,10 +53,11 @@ function seriesCharts(Plot, points) {
 function seriesWords(name, values) {
   const [first, last] = [values[0], values[values.length - 1]];
   const ys = values.map((p) => p[name]);
+  const [low, high] = ys.reduce(([a, b], y) => [Math.min(a, y), Math.max(b, y)], [Infinity, -Infinity]); // no spread: a long run has many
   const number = (y) => Number(y).toPrecision(4);
   return t("{name} by step: {first} at step {firstStep}, {last} at step {lastStep}; lowest {low}, highest {high}", {
     name, first: number(first[name]), firstStep: first.step, last: number(last[name]), lastStep: last.step,
-    low: number(Math.min(...ys)), high: number(Math.max(...ys)),
+    low: number(low), high: number(high),
   });
 }
 

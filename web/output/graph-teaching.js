@@ -24,10 +24,13 @@ export function attachTeaching(options) {
   return new GraphTeaching(options);
 }
 
-/** A grouped view's boxes for the tree of values: in the drawing's order, each named as the drawing names it. */
+/**
+ * A grouped view's boxes for the tree of values, and the values it draws on their own (inputs, targets, a loss),
+ * in the drawing's order, each box named as the drawing names it.
+ */
 function boxesOf(svg, { members, outputs }) {
   if (!members) return null; // a graph too large for its boxes' members to be sent
-  const nodes = [...svg.querySelectorAll("g.node")].filter((node) => Object.hasOwn(members, node.id));
+  const nodes = [...svg.querySelectorAll("g.node")].filter((node) => Object.hasOwn(members, node.id) || /^v\d+$/.test(node.id));
   if (!nodes.length) return null;
   const titles = Object.fromEntries(nodes.map((node) => [node.id, node.querySelector("text")?.textContent.trim() || node.id]));
   return { ids: nodes.map((node) => node.id), titles, members, outputs: outputs ?? {} };
@@ -260,7 +263,7 @@ class GraphTeaching {
   /** Opens the arithmetic of the value (or box) with this id again, and brings the tree back, as state() gave them. */
   reopen(id, walked = null) {
     const node = id && this.view.svg().querySelector(`g.node[id="${CSS.escape(id)}"]`);
-    if (node && this.explain) this.explain.pick(id, node, { focus: false });
+    if ((node || /^v\d+$/.test(id ?? "")) && this.explain) this.explain.pick(id, node, { focus: false }); // a value in a box has no node of its own
     if (walked) this.tree?.restore(walked);
   }
 

@@ -269,7 +269,8 @@ class PointEditor {
       this.edited = false;
       this.summarize();
     }
-    return { ...this.event, points: this.shownPoints() };
+    // The runtime counted `agree` on its points: the learner's own are not those.
+    return this.showsOwn() ? { ...this.event, points: this.shownPoints(), agree: undefined } : { ...this.event, points: this.shownPoints() };
   }
 
   /** After a redraw: the keyboard's cursor goes back on top. */

@@ -152,7 +152,7 @@ export function valueTree(model, root, { onFocus, onOpen, boxes = null }) {
   }
 
   tree.addEventListener("keydown", (event) => {
-    heard.keys.add(event.key);
+    heard.keys.add(event.code); // not .key: Shift+A goes down as "A" and may come up as "a"
     const li = event.target.closest?.('[role="treeitem"]');
     if (!li || !tree.contains(li) || event.altKey || event.ctrlKey || event.metaKey) return;
     const expanded = li.getAttribute("aria-expanded");
@@ -174,7 +174,7 @@ export function valueTree(model, root, { onFocus, onOpen, boxes = null }) {
     }
   });
   tree.addEventListener("keyup", (event) => {
-    heard.keys.delete(event.key);
+    heard.keys.delete(event.code);
     catchUp();
   });
   tree.addEventListener("focusin", (event) => {
@@ -233,7 +233,7 @@ export function valueTree(model, root, { onFocus, onOpen, boxes = null }) {
   return {
     element: tree,
     reveal(id) {
-      const path = isBox(id) ? [id] : boxes ? null : pathTo(indexOf(id));
+      const path = boxes ? (tops.includes(id) ? [id] : null) : pathTo(indexOf(id));
       if (path) move(walkDown(path), false);
     },
     /** Names the items again with the model's numbers (a live update); the focused one as catchUp() allows. */

@@ -154,7 +154,7 @@ def boundary(model, X, y, value_class=engine.Value):
     event = {
         'grid': {'x': gx, 'y': gy, 'score': score},
         'points': points,
-        'agree': sum((s > 0) == (label > 0) for s, label in zip(at_points, labels)),
+        'agree': sum(math.isfinite(s) and (s > 0) == (label > 0) for s, label in zip(at_points, labels)),
         'from_points': returned_by_points(X),
     }
     spec = mlp_spec(model, floats)
