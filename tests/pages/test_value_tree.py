@@ -159,7 +159,7 @@ def test_a_live_graph_renames_the_focused_value_at_most_once_a_second_and_not_wh
     assert len(focused) >= 2, focused  # it follows the numbers
     gaps = [later['at'] - earlier['at'] for earlier, later in zip(focused, focused[1:])]
     assert min(gaps) >= 990, gaps
-    assert len(renames(playground, focused=False)) > 2 * len(focused)  # the item not focused follows each update
+    assert len(renames(playground, focused=False)) > len(focused)  # the item not focused follows each update
 
     playground.keyboard.down('Shift')
     held = playground.evaluate('performance.now()')
