@@ -3,7 +3,7 @@
 // and forward, check gradients against finite differences, a table of the nodes, grouped views.
 import { element } from "../dom/element.js";
 import { explainModel, update as updateModel } from "./explain-model.js";
-import { markNode, relabel, toolButton } from "./graph-view.js";
+import { markNode, nodeById, nodeTitle, relabel, toolButton } from "./graph-view.js";
 import { explainPanel } from "./node-explain.js";
 import { nodePicking } from "./node-picking.js";
 import { quizPanel } from "./quiz.js";
@@ -32,7 +32,7 @@ function boxesOf(svg, { members, outputs }) {
   if (!members) return null; // a graph too large for its boxes' members to be sent
   const nodes = [...svg.querySelectorAll("g.node")].filter((node) => Object.hasOwn(members, node.id) || /^v\d+$/.test(node.id));
   if (!nodes.length) return null;
-  const titles = Object.fromEntries(nodes.map((node) => [node.id, node.querySelector("text")?.textContent.trim() || node.id]));
+  const titles = Object.fromEntries(nodes.map((node) => [node.id, nodeTitle(node)]));
   return { ids: nodes.map((node) => node.id), titles, members, outputs: outputs ?? {} };
 }
 
@@ -192,7 +192,7 @@ class GraphTeaching {
           walked = id;
           markWalked();
         },
-        onOpen: (key, item) => explain.pick(key, view.svg().querySelector(`g.node[id="${CSS.escape(key)}"]`), { back: item }),
+        onOpen: (key, item) => explain.pick(key, nodeById(view.svg(), key), { back: item }),
       });
       const old = this.tree;
       if (old && tree) old.element.replaceWith(tree.element);
@@ -262,8 +262,7 @@ class GraphTeaching {
 
   /** Opens the arithmetic of the value (or box) with this id again, and brings the tree back, as state() gave them. */
   reopen(id, walked = null) {
-    const node = id && this.view.svg().querySelector(`g.node[id="${CSS.escape(id)}"]`);
-    if ((node || /^v\d+$/.test(id ?? "")) && this.explain) this.explain.pick(id, node, { focus: false }); // a value in a box has no node of its own
+    if (id) this.explain?.pick(id, nodeById(this.view.svg(), id), { focus: false });
     if (walked) this.tree?.restore(walked);
   }
 

@@ -38,10 +38,16 @@ export function nameCard(card) {
   card.setAttribute("aria-label", `${words(".graph-title")} · ${words(".graph-size")}`);
 }
 
+/** The drawing's box with id `id` (`v3`, `L1_n0`), or null. */
+export const nodeById = (svg, id) => (id ? svg.querySelector(`g.node[id="${CSS.escape(id)}"]`) : null);
+
+/** A box's name as the drawing shows it: its first text, or its id. */
+export const nodeTitle = (node) => node.querySelector("text")?.textContent.trim() || node.id;
+
 /** Marks the box with drawing id `id` (none for null) with the class `name`, and no other box. */
 export function markNode(svg, name, id) {
   for (const old of svg.querySelectorAll(`g.${name}`)) old.classList.remove(name);
-  if (id) svg.querySelector(`g.node[id="${CSS.escape(id)}"]`)?.classList.add(name);
+  nodeById(svg, id)?.classList.add(name);
 }
 
 /** The graph's own size, in Graphviz points, from a freshly rendered <svg>. */

@@ -3,7 +3,7 @@
 // carried (explain-model.js); a neuron's or a layer's box opens to the values it holds. Escape or Close
 // closes it and gives the focus back to the value (in the drawing, or in the tree of values that opened it).
 import { element } from "../dom/element.js";
-import { markNode, toolButton } from "./graph-view.js";
+import { markNode, nodeById, nodeTitle, toolButton } from "./graph-view.js";
 import { explanationOf, summaryOf } from "./explain-text.js";
 import { t, tn } from "../i18n/messages.js";
 
@@ -91,21 +91,24 @@ export function explainPanel({ card, view, model, boxes }) {
     panel.hidden = true;
     shown = null;
     mark(null);
-    const node = returnTo?.isConnected ? returnTo : picked && view.svg().querySelector(`g.node[id="${CSS.escape(picked)}"]`);
+    const node = returnTo?.isConnected ? returnTo : nodeById(view.svg(), picked);
     picked = returnTo = null;
     if (returnFocus) node?.focus();
   }
 
   return {
+    /** Opens value `id` (`v3`: `node` may be null, as for a value inside a grouped view's box), or box `node`. */
     pick(id, node, { focus = true, back = null } = {}) {
+      const value = /^v\d+$/.test(id);
+      if (!value && !node) return;
       picked = id;
       returnTo = back;
       mark(id);
-      if (/^v\d+$/.test(id)) {
+      if (value) {
         const index = Number(id.slice(1));
         if (index < model.n) showValue(index, focus);
-      } else if (node) {
-        showBox(id, node.querySelector("text")?.textContent.trim() || id, focus);
+      } else {
+        showBox(id, nodeTitle(node), focus);
       }
     },
     refresh: () => render(false),

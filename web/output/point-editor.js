@@ -270,7 +270,7 @@ class PointEditor {
       this.summarize();
     }
     // The runtime counted `agree` on its points: the learner's own are not those.
-    return this.showsOwn() ? { ...this.event, points: this.shownPoints(), agree: undefined } : { ...this.event, points: this.shownPoints() };
+    return { ...this.event, points: this.shownPoints(), ...(this.showsOwn() && { agree: undefined }) };
   }
 
   /** After a redraw: the keyboard's cursor goes back on top. */

@@ -20,8 +20,9 @@ export function rootOf(model) {
 }
 
 /**
- * The tree of `model`'s values from `root`, or of a grouped view's `boxes` ({ids: the boxes in the drawing's
- * order, titles: {id: its name}, members: {id: [its values]}, outputs: {id: its one output}}). Items are keyed
+ * The tree of `model`'s values from `root`, or of a grouped view's `boxes` ({ids: its boxes and the values it
+ * draws on their own, in the drawing's order, titles: {id: a box's name}, members: {id: a box's values},
+ * outputs: {id: a box's one output}}). Items are keyed
  * by their id in the value-by-value drawing (`v3`) or their box's. `onFocus(id)` hears the drawing's box of
  * the item the tree is on (a value's own, or in a grouped view the box that holds it; null when it leaves);
  * `onOpen(key, item)` asks for its arithmetic. Returns {element, reveal(id), refresh(), state(),
@@ -33,11 +34,11 @@ export function valueTree(model, root, { onFocus, onOpen, boxes = null }) {
   // A value by its label, as the drawing shows it (the explanations' names are the program's, for its code).
   const labelOf = (i) => model.labels[i] || model.names[i];
   const operandOf = (i) => (/\s/.test(labelOf(i)) ? `(${labelOf(i)})` : labelOf(i)); // n = (x1*w1 + x2*w2) + b
-  // One flat list, each item's level, position and set size said (ARIA's tree without nested groups): an item
-  // holds its own words alone, which are its name, and its inputs follow it while it is open.
   const isBox = (key) => Boolean(boxes) && !/^v\d+$/.test(key);
   const indexOf = (key) => Number(key.slice(1));
   const childrenOf = (key) => (isBox(key) ? boxes.members[key] ?? [] : model.args[indexOf(key)] ?? []).map((i) => `v${i}`);
+  // One flat list, each item's level, position and set size said (ARIA's tree without nested groups): an item
+  // holds its own words alone, which are its name, and its inputs follow it while it is open.
   const tree = element("ul", "value-tree");
   tree.setAttribute("role", "tree");
   tree.setAttribute("aria-label", boxes

@@ -34,6 +34,7 @@ const PHRASES = [
   [/^failed to run its warm-up \((.+)\)$/s, (error) => t("failed to run its warm-up ({error})", { error })],
   [/^left Python in a state that could not be checked \((.+)\)$/s, (error) => t("left Python in a state that could not be checked ({error})", { error })],
   [/^left work scheduled on the event loop$/, () => t("left work scheduled on the event loop")],
+  [/^did not give its verdict after the run$/, () => t("did not give its verdict after the run")], // python-client.js
   [/^changed the module (.+)$/, (name) => t("changed the module {name}", { name })],
   [/^changed the class (.+)$/, (name) => t("changed the class {name}", { name })],
   [/^changed the function (.+)$/, (name) => t("changed the function {name}", { name })],

@@ -142,7 +142,7 @@ export class PythonClient {
         if (pending) this.settle().resolve(message.result);
         clearTimeout(interpreter.settleTimer);
         interpreter.settleTimer = setTimeout(() => {
-          if (interpreter === this.interpreter) this.afterRun([t("did not give its verdict after the run")]);
+          if (interpreter === this.interpreter) this.afterRun(["did not give its verdict after the run"]);
         }, SETTLE_TIMEOUT_MS);
         break;
       case "settled":
