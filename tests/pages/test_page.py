@@ -193,6 +193,50 @@ g
     expect(playground.get_by_test_id('run')).to_have_count(1)
 
 
+SMUGGLED_KINDS = {
+    # an SVG element that runs, loads, animates, or draws what is outside the drawing
+    'script': '<script>document.title = "scripted"</script>',
+    'foreignObject': '<foreignObject width="9" height="9"><h:button xmlns:h="http://www.w3.org/1999/xhtml">Run</h:button></foreignObject>',
+    'image': '<image href="/from-a-graph.png" width="9" height="9"/>',
+    'use': '<use href="#graph0"/>',
+    'animate': '<animate attributeName="opacity" to="0" dur="1s"/>',
+    # attributes on an element the cleaning keeps: a handler, a link, an id that names the document's own property
+    '[onclick]': '<g onclick="document.title = \'clicked\'"/>',
+    '[href]': '<a href="#code=bm90IG1pbmU"><text>here</text></a>',
+    '#cookie': '<g id="cookie"/>',
+    # a processing instruction, which the drawing has no use for (render-worker.js drops comments itself)
+    'instruction': '<?an-instruction here?>',
+}
+
+
+def test_every_kind_of_markup_smuggled_into_a_graph_is_dropped_and_the_drawing_stays(playground):
+    smuggled = ''.join(SMUGGLED_KINDS.values())
+    type_program(
+        playground,
+        f"""from graphviz import Digraph
+g = Digraph()
+g.node('a', label='drawn', fontname='x"/>' + {smuggled!r} + '<text x="')
+g.node('b', label='kept', id='kept-id')
+g.edge('a', 'b')
+g
+""",
+    )
+    section = run(playground)
+    svg = graphs(section).first
+    expect(svg).to_contain_text('drawn')
+    assert svg.locator('#kept-id').count() == 1  # Graphviz's ids stay
+    found = svg.evaluate(
+        """(svg, kinds) => kinds.filter((kind) => {
+          if (kind === 'instruction') return [svg, ...svg.querySelectorAll('*')].some((e) => [...e.childNodes].some((n) => n.nodeType === Node.PROCESSING_INSTRUCTION_NODE));
+          return svg.querySelector(kind === '[href]' ? '[href], [*|href]' : kind) !== null;
+        })""",
+        list(SMUGGLED_KINDS),
+    )
+    assert found == []
+    assert playground.title() not in ('scripted', 'clicked')
+    expect(playground.get_by_test_id('run')).to_have_count(1)
+
+
 def test_after_running_out_of_memory_the_next_run_has_its_memory_back(playground):
     type_program(playground, 'hoard = []\nwhile True:\n    hoard.append(bytearray(50_000_000))\n')
     section = run(playground, expected_state='error')

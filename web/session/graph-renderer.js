@@ -1,4 +1,5 @@
-// Turns DOT into a safe <svg> element, using render-worker.js for the layout and DOMPurify to clean it.
+// Turns DOT into a safe <svg> element, using render-worker.js for the layout and graph-svg-cleaner.js to clean it.
+import { cleanGraphSvg } from "./graph-svg-cleaner.js";
 import { startModuleWorker } from "./start-worker.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -15,7 +16,7 @@ export class GraphRenderer {
 
   /**
    * Starts the worker ahead of the first graph and draws a small one, unseen: Graphviz compiles, its first
-   * layout and DOMPurify's first pass are done while the page is idle, not on the reader's first Run (the
+   * layout and the first cleaning are done while the page is idle, not on the reader's first Run (the
    * output's rehearsal, output-list.js, then draws a graph like a reader's).
    */
   warmUp() {
@@ -54,7 +55,6 @@ export class GraphRenderer {
       this.worker.postMessage({ id, dots, quick: values > QUICK_LAYOUT, fit });
     });
     if (reply.status === "rejected") throw new Error(reply.reason);
-    await loadPurify();
     const { shell, parts, index } = reply.value;
     const svg = parseSvg(shell);
     const target = svg.querySelector("g") || svg;
@@ -97,51 +97,6 @@ function parseSvg(text) {
   if (svg.namespaceURI !== SVG_NS || svg.localName !== "svg" || doc.querySelector("parsererror")) {
     throw new Error("Graphviz produced an SVG the browser cannot read");
   }
-  purify.sanitize(svg, GRAPHVIZ_SVG);
+  cleanGraphSvg(svg);
   return document.adoptNode(svg);
-}
-
-// Graphviz copies some attributes into the SVG unescaped (fontname: a quote ends the attribute and
-// starts new markup) or as links (URL, href, image). So DOMPurify keeps only the SVG elements and
-// attributes that Graphviz writes for a drawing: no links (even "#code=..." would open other code),
-// no images, foreignObject or style elements, no url() outside the drawing.
-const DRAWING_ATTRIBUTES = [
-  "xmlns", "xmlns:xlink", "xml:space", "width", "height", "viewBox", "preserveAspectRatio", "id", "class",
-  "transform", "points", "d", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "fx", "fy",
-  "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-opacity", "opacity",
-  "font-family", "font-size", "font-weight", "font-style", "text-anchor", "text-decoration", "baseline-shift",
-  "gradientUnits", "offset", "style", "xlink:title",
-];
-const GRAPHVIZ_SVG = {
-  IN_PLACE: true,
-  ALLOWED_TAGS: [
-    "svg", "g", "title", "text", "#text", "a", "polygon", "polyline", "path", "ellipse", "circle",
-    "defs", "linearGradient", "radialGradient", "stop",
-  ],
-  ALLOWED_ATTR: DRAWING_ATTRIBUTES,
-  ADD_URI_SAFE_ATTR: DRAWING_ATTRIBUTES, // none is a link; the hook below checks url()
-  ALLOW_DATA_ATTR: false, // data-testid="run" on a node would pass for the page's own button
-  ALLOW_ARIA_ATTR: false,
-  KEEP_CONTENT: false, // what is inside a dropped element goes with it
-};
-const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i;
-
-let purify = null;
-let purifyLoading = null;
-
-/** DOMPurify, loaded with the first graph: a page whose reader never runs anything does not download it. */
-function loadPurify() {
-  purifyLoading ??= import("../vendor/purify.es.mjs").then(({ default: DOMPurify }) => {
-    purify = DOMPurify(window); // an instance of our own: its hook applies to graphs only
-    purify.addHook("uponSanitizeAttribute", (element, attribute) => {
-      // Graphviz writes style only on gradient stops (stop-color, stop-opacity).
-      if (OUTSIDE_URL.test(attribute.attrValue) || (attribute.attrName === "style" && element.localName !== "stop")) {
-        attribute.keepAttr = false;
-      }
-    });
-  }).catch((error) => {
-    purifyLoading = null; // the next graph tries again
-    throw new Error(`the graph's sanitizer (vendor/purify.es.mjs) could not be loaded: ${error.message}. Check your connection, then run again`);
-  });
-  return purifyLoading;
 }
