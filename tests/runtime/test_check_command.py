@@ -39,7 +39,7 @@ def test_the_courses_exercises_pass_the_check_in_html_and_in_markdown():
     assert status == 0, lines
     assert lines[-1] == '8 exercises checked, 0 wrong'
     assert sum(line.endswith(': ok: the solution passes, the starter fails') for line in lines) == 8
-    assert lines[0].startswith(f"{ROOT / 'web' / 'course.html'}:45: mul-returns-value: ok")
+    assert lines[0].startswith(f"{ROOT / 'web' / 'course.html'}:46: mul-returns-value: ok")
 
 
 def test_each_mistake_is_named_with_its_line_and_the_check_fails():

@@ -1,6 +1,6 @@
 // A page's own words, in its HTML, in the reader's language. The page is read as `build.py messages` reads it
 // (py/backprop-playground/backprop_playground/catalogues/extract.py): each element's text where it has no
-// element inside, an element marked data-i18n as one message with its <code> and <strong> kept, and the title,
+// element inside, an element marked data-i18n as one message with its <code>, <strong> and <em> kept, and the title,
 // aria-label, placeholder and alt attributes; nothing inside script, style, pre, code, textarea or svg, or
 // under translate="no".
 import { locale, translation } from "../i18n/messages.js";
@@ -8,7 +8,7 @@ import { locale, translation } from "../i18n/messages.js";
 const SKIPPED = new Set(["script", "style", "pre", "code", "textarea", "svg"]);
 const ATTRIBUTES = ["title", "aria-label", "placeholder", "alt"];
 const LETTER = /\p{L}/u;
-const INLINE = /(<code>.*?<\/code>|<strong>.*?<\/strong>)/;
+const INLINE = /(<code>.*?<\/code>|<strong>.*?<\/strong>|<em>.*?<\/em>)/;
 
 const collapsed = (text) => text.split(/\s+/).filter(Boolean).join(" ");
 
@@ -22,6 +22,10 @@ function translate(element) {
   for (const name of ATTRIBUTES) translateAttribute(element, name);
   if (element.localName === "meta" && element.getAttribute("name") === "description") translateAttribute(element, "content");
   if (element.hasAttribute("data-i18n")) return translateInline(element);
+  if (element.localName === "template") {
+    for (const child of [...element.content.children]) translate(child); // a hint, shown later
+    return;
+  }
   if (element.children.length === 0) {
     const text = collapsed(element.textContent);
     if (LETTER.test(text) && translation(text) !== text) element.textContent = translation(text);
@@ -35,14 +39,14 @@ function translateAttribute(element, name) {
   if (LETTER.test(text) && translation(text) !== text) element.setAttribute(name, translation(text));
 }
 
-/** Text, <code> and <strong> as one message; the translation's own such parts become those elements again. */
+/** Text, <code>, <strong> and <em> as one message; the translation's own such parts become those elements again. */
 function translateInline(element) {
-  const inline = (node) => node.localName === "code" || node.localName === "strong";
+  const inline = (node) => ["code", "strong", "em"].includes(node.localName);
   const parts = [...element.childNodes].map((node) => (inline(node) ? `<${node.localName}>${node.textContent}</${node.localName}>` : node.textContent ?? ""));
   const text = collapsed(parts.join(""));
   if (translation(text) === text) return;
   element.replaceChildren(...translation(text).split(INLINE).filter(Boolean).map((part) => {
-    const tagged = part.match(/^<(code|strong)>(.*)<\/\1>$/);
+    const tagged = part.match(/^<(code|strong|em)>(.*)<\/\1>$/);
     if (!tagged) return document.createTextNode(part);
     const node = document.createElement(tagged[1]);
     node.textContent = tagged[2];

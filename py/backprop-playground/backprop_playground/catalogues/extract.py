@@ -3,7 +3,7 @@
 
 - web/'s pages that load web/dom/translate-page.js (PAGES: the others are not translated yet): each element's
   text where it has no element inside (a button's label, an option, a heading), an element marked `data-i18n`
-  as one message with its <code> and <strong> kept (it holds only text and those), and the title, aria-label,
+  as one message with its <code>, <strong> and <em> kept (it holds only text and those), and the title, aria-label,
   placeholder and alt attributes, with a page's description. Not inside script, style, pre, code, textarea or svg, nor
   under translate="no" (HTML's own way of saying so). web/dom/translate-page.js reads a page the same way.
 - web/'s modules: the first argument of each call of t() (web/i18n/messages.js), a string literal, and the
@@ -23,7 +23,7 @@ from .po import Entry
 
 TEMPLATE = ROOT / 'locales' / 'backprop-playground.pot'
 # Grows page by page until every page's words come from the catalogue (issue 45).
-PAGES = ['index.html', 'embed.html', 'notebook.html', 'room.html', 'teacher.html']
+PAGES = ['index.html', 'embed.html', 'notebook.html', 'room.html', 'teacher.html', 'course.html']
 HEADER = {
     'Project-Id-Version': 'Backprop Playground',
     'MIME-Version': '1.0',
@@ -33,7 +33,7 @@ HEADER = {
 SKIPPED = {'script', 'style', 'pre', 'code', 'textarea', 'svg'}
 VOID = {'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'}
 ATTRIBUTES = ('title', 'aria-label', 'placeholder', 'alt')
-INLINE = {'code', 'strong'}  # what a data-i18n element may hold besides text: kept in its message
+INLINE = {'code', 'strong', 'em'}  # what a data-i18n element may hold besides text: kept in its message
 LETTER = re.compile(r'[^\W\d_]')
 PLACEHOLDER = re.compile(r'\{(\w+)\}')
 STRING = r'''("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')'''

@@ -1,0 +1,58 @@
+"""The course in the reader's language (issue 45): course.html's prose, headings and hints come from the catalogue
+as the main page's words do, with their <code> kept, and its cells follow the page's language. What a failing
+check says is the check's own Python, in English: the pseudo-locale leaves it out."""
+
+import pytest
+from playwright.sync_api import expect
+
+from support.course import IDS
+from support.languages import unmarked
+from support.pages import check, exercise
+
+pytestmark = pytest.mark.usefixtures('site')
+
+
+def test_the_course_in_french_has_its_prose_hints_and_cells_in_french(page, site_url):
+    page.goto(site_url + 'course.html?locale=fr')
+    expect(page.get_by_test_id('exercise')).to_have_count(len(IDS))
+    expect(page.locator('html')).to_have_attribute('lang', 'fr')
+    expect(page).to_have_title('Construire le moteur · Backprop Playground')
+    expect(page.locator('h1')).to_have_text('Construire le moteur')
+    expect(page.locator('article > p').first).to_contain_text('La rétropropagation travaille sur un graphe de calcul')
+    first_section = page.locator('section').first
+    expect(first_section.locator('h2')).to_have_text('1. Un nombre qui sait calculer')
+    expect(first_section.locator('p').first.locator('code')).to_have_text(
+        ['Value', 'self.data', 'Value(1.0) + Value(2.0)', 'a + b', 'a.__add__(b)', 'a * b', 'a.__mul__(b)']
+    )
+    expect(page.locator('em')).to_have_text('ordre topologique')
+    box = exercise(page, 'mul-returns-value')
+    expect(box.get_by_test_id('run')).to_contain_text('Exécuter')
+    box.get_by_test_id('hint').click()
+    hint = box.locator('.hint')
+    expect(hint).to_have_text(
+        'Regardez __add__ : elle calcule un nombre ordinaire à partir de self.data et other.data, '
+        'puis l\'enveloppe dans une nouvelle Value.'
+    )
+    expect(hint.locator('code')).to_have_text(['__add__', 'self.data', 'other.data', 'Value'])
+
+
+def test_the_course_in_spanish_has_its_own_words(page, site_url):
+    page.goto(site_url + 'course.html?locale=es')
+    expect(page.get_by_test_id('exercise')).to_have_count(len(IDS))
+    expect(page.locator('h1')).to_have_text('Construye el motor')
+    box = exercise(page, 'backward-method')
+    box.get_by_test_id('hint').click()
+    expect(box.locator('.hint')).to_contain_text('Tres pasos cortos, en este orden')
+
+
+def test_the_pseudo_locale_leaves_no_word_of_the_course_out_but_what_its_checks_say(page, site_url):
+    page.goto(site_url + 'course.html?locale=en-XA')
+    expect(page.get_by_test_id('exercise')).to_have_count(len(IDS))
+    for exercise_id in IDS:
+        box = exercise(page, exercise_id)
+        box.get_by_test_id('hint').click()
+        box.get_by_test_id('hint').click()
+    assert unmarked(page) == []
+    result = check(exercise(page, 'mul-returns-value'), 'failed')
+    expect(result).to_contain_text('__mul__')  # the check's own words, as course.html writes them
+    assert unmarked(page, authored='[data-testid=result]') == []
