@@ -1,5 +1,6 @@
 """What a page shows that did not come from the catalogue under the pseudo-locale en-XA (issue 45): every visible
-text, title, aria-label and placeholder, in the page and in its cells' shadow roots, that is not between ⟪ ⟫.
+text, title, aria-label and placeholder, in the page and in its cells' shadow roots, that is not between ⟪ ⟫
+(a text between a message's parts set as code counts as inside its message's ⟪ ⟫).
 Left out, as the issue says: code (the editor, <code>, <pre>), what a program printed, graph drawings (svg),
 Python's exception line (its type and message as Python writes them: the runtime's words after it are tested in
 French, test_languages.py), what the page marks translate="no" (equations, file formats' and files' names), and
@@ -10,6 +11,12 @@ UNMARKED = """(authored) => {
   const words = /[A-Za-z]{2}/;
   const skip = ["pre", "code", ".cm-editor", "svg", "textarea", ".error-title", "[translate=no]", ...(authored ? [authored] : [])].join(", ");
   const found = [];
+  // a text between a message's parts set as code (⟪Checking `x`: it raised⟫): after a ⟪ its parent has not closed
+  const opened = (node) => {
+    let before = "";
+    for (let sibling = node.parentNode.firstChild; sibling !== node; sibling = sibling.nextSibling) before += sibling.textContent;
+    return before.lastIndexOf("⟪") > before.lastIndexOf("⟫");
+  };
   const roots = [document, ...[...document.querySelectorAll("*")].map((e) => e.shadowRoot).filter(Boolean)];
   for (const root of roots) {
     const walker = document.createTreeWalker(root === document ? document.body : root, NodeFilter.SHOW_TEXT);
@@ -17,7 +24,7 @@ UNMARKED = """(authored) => {
       const element = node.parentElement;
       const text = node.data.trim();
       if (!words.test(text) || element.closest(skip) || !element.checkVisibility()) continue;
-      if (text.includes("⟪") || element.closest("[data-i18n]")?.textContent.includes("⟪")) continue;
+      if (text.includes("⟪") || opened(node) || element.closest("[data-i18n]")?.textContent.includes("⟪")) continue;
       found.push(`${element.localName}.${element.className}: ${text}`);
     }
     // and the other way round: a message inside what the page says is not words to translate

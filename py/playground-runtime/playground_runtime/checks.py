@@ -8,6 +8,8 @@ learner's class) and these helpers, which do not stay behind in the learner's na
     expect_grad(node, expected, message='', root=None)  "a.grad is 1.0, expected 2.0: message"
     expect_grads(root, message='')                      every grad of root's graph, by finite differences
     checking(what)                                      names what an unexpected error interrupted
+    _(text)                                             text in the page's language, where the site's
+                                                        catalogue has it (the course's checks: course.html)
 
 The first failure ends the checks. Its message is all the learner sees, so it talks about their code,
 in plain words. A wrong grad also draws the learner's graph with the wrong grads marked. An error that
@@ -113,7 +115,7 @@ def checking(what):
         raise
 
 
-HELPERS = {f.__name__: f for f in (CheckFailed, expect, expect_close, expect_grad, expect_grads, checking)}
+HELPERS = {f.__name__: f for f in (CheckFailed, expect, expect_close, expect_grad, expect_grads, checking)} | {'_': _}
 
 
 def run_checks(source, namespace, show_graph):

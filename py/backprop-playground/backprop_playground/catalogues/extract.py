@@ -6,6 +6,8 @@
   as one message with its <code>, <strong> and <em> kept (it holds only text and those), and the title, aria-label,
   placeholder and alt attributes, with a page's description. Not inside script, style, pre, code, textarea or svg, nor
   under translate="no" (HTML's own way of saying so). web/dom/translate-page.js reads a page the same way.
+- the checks of those pages' exercises (`<script type="text/x-python" data-checks>`): their `_("…")` calls, as in
+  the runtime below (the course's checks say what failed in the page's language).
 - web/'s modules: the first argument of each call of t() (web/i18n/messages.js), a string literal, and the
   first two of tn() (one and many: a plural message).
 - The page's Python runtime (playground_runtime/words.py): the first argument of each _("…") and N_("…"), a
@@ -109,6 +111,34 @@ def page_messages(text):
     return parser.found
 
 
+class PageChecks(HTMLParser):
+    """The text of each exercise's checks on a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.checks = []
+        self.inside = False
+
+    def handle_starttag(self, tag, attrs):
+        self.inside = tag == 'script' and 'data-checks' in dict(attrs)
+        if self.inside:
+            self.checks.append('')
+
+    def handle_data(self, data):
+        if self.inside:
+            self.checks[-1] += data
+
+    def handle_endtag(self, tag):
+        self.inside = False
+
+
+def check_messages(text):
+    parser = PageChecks()
+    parser.feed(text)
+    parser.close()
+    return [message for checks in parser.checks for message in python_messages(checks)]
+
+
 def module_messages(text, name):
     if CALL_WITHOUT_LITERAL.search(text):
         raise ValueError(f"{name}: t() takes its English text as a string literal, so that it can be found here")
@@ -133,7 +163,8 @@ def sources():
     """(path, its messages) for each source file read, in a stable order."""
     for name in PAGES:
         path = WEB / name
-        yield path, page_messages(path.read_text(encoding='utf-8'))
+        text = path.read_text(encoding='utf-8')
+        yield path, page_messages(text) + check_messages(text)
     for path in sorted(WEB.rglob('*.js')):
         if not path.name.endswith('.bundle.js'):
             yield path, module_messages(path.read_text(encoding='utf-8'), path.relative_to(ROOT))
