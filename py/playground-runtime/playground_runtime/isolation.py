@@ -78,7 +78,7 @@ def _make(report):
         gc.callbacks,
     )
     gettrace, getprofile, gc_enabled, gc_threshold = sys.gettrace, sys.getprofile, gc.isenabled, gc.get_threshold
-    gc_enable, gc_disable = gc.enable, gc.disable
+    gc_enable, gc_disable, gc_frozen = gc.enable, gc.disable, gc.get_freeze_count
     int_digits, switch_interval, getcwd = sys.get_int_max_str_digits, sys.getswitchinterval, os.getcwd
     environ, warnings_module = os.environ._data, warnings
     is_, len_, all_, any_, map_, zip_, list_, tuple_, type_, issubclass_, str_, set_, sum_ = (
@@ -262,6 +262,7 @@ def _make(report):
         return (
             collecting,
             gc_threshold(),
+            gc_frozen() > 0,  # gc.freeze() hides objects from gc.get_objects(), so from outlived()
             int_digits(),
             switch_interval(),
             getcwd(),
