@@ -58,6 +58,7 @@ def test_the_pseudo_locale_leaves_no_word_of_the_course_out(page, site_url):
         box.get_by_test_id('hint').click()
         box.get_by_test_id('hint').click()
     assert unmarked(page) == []
+    expect(page.locator('article em')).to_have_count(1)  # kept as an element: its tags were not accented
     for exercise_id in ('mul-returns-value', 'mul-backward'):  # a check's own message; expect_grad's framing
         expect(check(exercise(page, exercise_id), 'failed')).to_contain_text('⟪')
     assert unmarked(page) == []

@@ -10,6 +10,7 @@ import pytest
 
 from playground_runtime import live
 from playground_runtime import runner as playground
+from support.sigint import pythons_own_sigint_handler  # noqa: F401 (a fixture)
 
 TRAINING = '''
 random.seed(0)
@@ -123,19 +124,8 @@ def test_stop_ends_the_run_and_the_graph_is_drawn_whole_from_the_last_call(monke
     assert final['type'] == 'graph' and final['final'] is True
 
 
-@pytest.fixture
-def pythons_own_sigint_handler():
-    """SIGINT handled by Python, as in Pyodide's worker. A shell without job control starts a background job
-    (`pytest &` in a script) with SIGINT ignored, so CPython leaves it ignored, and the runner puts back what
-    it found: without this, the test below would see SIG_IGN after any run."""
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, before)
-
-
-def test_a_stop_repeated_while_the_run_ends_does_not_cut_its_last_drawing_short(
-    monkeypatch, pythons_own_sigint_handler
-):
+@pytest.mark.usefixtures('pythons_own_sigint_handler')
+def test_a_stop_repeated_while_the_run_ends_does_not_cut_its_last_drawing_short(monkeypatch):
     # The page repeats Stop while a run goes on after its KeyboardInterrupt: here, as the last graph is drawn.
     finish = live.LiveGraphs.finish
 

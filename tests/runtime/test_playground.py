@@ -12,6 +12,7 @@ import pytest
 from playground_runtime import runner as playground
 from playground_runtime.stand_ins import active
 from support import RUNTIME_PACKAGE
+from support.sigint import pythons_own_sigint_handler  # noqa: F401 (a fixture)
 
 
 def run(source):
@@ -265,6 +266,7 @@ def run_stopped_at(n, source):
     return ('escaped' if result is None else json.loads(result)['status']), where, seen
 
 
+@pytest.mark.usefixtures('pythons_own_sigint_handler')
 def test_a_stop_wherever_python_takes_it_ends_the_run_and_leaves_nothing_of_it_behind():
     """The page repeats Stop while a run goes on, so one can land anywhere: as the run begins, in the program,
     as its charts are drawn (ignored there), as it ends. Each ends the run as interrupted, or escapes run()

@@ -70,6 +70,7 @@ def test_the_pseudo_locale_wraps_and_lengthens_each_message_and_keeps_its_placeh
     assert shown.startswith('⟪') and shown.endswith('⟫')
     assert KEPT.findall(shown) == ['<code>draw_dot(v)</code>', '{count}']
     assert compiled.pseudo('Or <strong>Open</strong> one') == '⟪Órr <strong>Óppéññ</strong> óññé⟫'  # its words marked
+    assert compiled.pseudo('An <em>order</em>') == '⟪Áññ <em>órrdéér</em>⟫'  # the tags kept, as strong's
     for entry in po.read(TEMPLATE.read_text(encoding='utf-8'))[1]:
         shown = compiled.pseudo(entry.msgid)
         words = KEPT.sub('', entry.msgid)

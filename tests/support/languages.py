@@ -24,7 +24,9 @@ UNMARKED = """(authored) => {
       const element = node.parentElement;
       const text = node.data.trim();
       if (!words.test(text) || element.closest(skip) || !element.checkVisibility()) continue;
-      if (text.includes("⟪") || opened(node) || element.closest("[data-i18n]")?.textContent.includes("⟪")) continue;
+      // inside an open message: only what follows its ⟫ in this text is left to mark
+      if (opened(node) && !words.test(text.includes("⟫") ? text.slice(text.indexOf("⟫") + 1) : "")) continue;
+      if (text.includes("⟪") || element.closest("[data-i18n]")?.textContent.includes("⟪")) continue;
       found.push(`${element.localName}.${element.className}: ${text}`);
     }
     // and the other way round: a message inside what the page says is not words to translate

@@ -3,7 +3,7 @@
 // attribute and starts new markup) or as links (URL, href, image), so a learner's program can put any markup
 // in it: no links stay (even "#code=..." would open other code), no images, foreignObject, style or animation
 // elements, no event handlers, no data-* or aria-* attributes (data-testid="run" on a node would pass for the
-// page's own button), no url() outside the drawing. What is inside a dropped element goes with it.
+// page's own button), nothing that loads from outside the drawing. What is inside a dropped element goes with it.
 // An allowlist walk of our own rather than DOMPurify: the tree is parsed as XML and adopted as nodes, never
 // parsed as HTML again, so none of DOMPurify's guards against the HTML parser's rewrites apply, and its
 // per-node hooks cost a 2,000-value graph ~180 ms.
@@ -30,7 +30,11 @@ const NAMESPACED = new Map([
   [XML_NS, new Set(["space"])],
   [XMLNS_NS, new Set(["xmlns", "xlink"])],
 ]);
-const OUTSIDE_URL = /url\(\s*(?!['"]?#)/i;
+// Presentation attributes and styles are read as CSS: a url() not to the drawing's own gradients, CSS's other ways
+// to load an image, and any backslash (an escape could spell either) would let a drawing fetch from elsewhere.
+const LOADS = /url\(\s*(?!['"]?#)|image-set\(|image\(|src\(|cross-fade\(|element\(|\\/i;
+// What Graphviz writes in a gradient stop's style: its colour and opacity, nothing else.
+const STOP_STYLE = /^\s*(?:stop-(?:color|opacity)\s*:\s*[#\w\s.,%()+-]*;?\s*)*$/i;
 const FORM = document.createElement("form");
 
 /** Removes from `svg` (an <svg> element of an XML document) every node and attribute a drawing does not need. */
@@ -65,9 +69,9 @@ function cleanAttributes(element) {
 
 function kept(element, { namespaceURI, localName, value }) {
   const allowed = namespaceURI === null ? ATTRIBUTES.has(localName) : NAMESPACED.get(namespaceURI)?.has(localName);
-  if (!allowed || OUTSIDE_URL.test(value)) return false;
+  if (!allowed || LOADS.test(value)) return false;
   // Graphviz writes style only on gradient stops (stop-color, stop-opacity).
-  if (localName === "style") return element.localName === "stop";
+  if (localName === "style") return element.localName === "stop" && STOP_STYLE.test(value);
   // an id that names a property of the document or of a form would shadow it in scripts (DOM clobbering)
   if (localName === "id") return !(value in document) && !(value in FORM);
   return true;

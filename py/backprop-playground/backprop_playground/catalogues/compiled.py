@@ -8,9 +8,9 @@ import re
 from . import po
 
 ACCENTED = dict(zip('aeiouycnAEIOUYCN', 'áéíóúýçñÁÉÍÓÚÝÇÑ'))
-# Left as they are: a {placeholder}, the <code>…</code> that a page's message keeps, and <strong>'s tags (its
-# words are accented).
-KEPT = re.compile(r'(\{\w+\}|<code>.*?</code>|</?strong>)')
+# Left as they are: a {placeholder}, the <code>…</code> that a page's message keeps, and the tags of <strong> and
+# <em> (their words are accented).
+KEPT = re.compile(r'(\{\w+\}|<code>.*?</code>|</?strong>|</?em>)')
 
 
 def catalogue(locale, text):
