@@ -8,7 +8,9 @@ import { locale, translation } from "../i18n/messages.js";
 const SKIPPED = new Set(["script", "style", "pre", "code", "textarea", "svg"]);
 const ATTRIBUTES = ["title", "aria-label", "placeholder", "alt"];
 const LETTER = /\p{L}/u;
-const INLINE = /(<code>.*?<\/code>|<strong>.*?<\/strong>|<em>.*?<\/em>)/;
+const INLINE = ["code", "strong", "em"]; // the elements a data-i18n message keeps, with their tags
+const INLINE_PART = new RegExp(`(${INLINE.map((tag) => `<${tag}>.*?</${tag}>`).join("|")})`);
+const TAGGED = new RegExp(`^<(${INLINE.join("|")})>(.*)</\\1>$`);
 
 const collapsed = (text) => text.split(/\s+/).filter(Boolean).join(" ");
 
@@ -41,12 +43,12 @@ function translateAttribute(element, name) {
 
 /** Text, <code>, <strong> and <em> as one message; the translation's own such parts become those elements again. */
 function translateInline(element) {
-  const inline = (node) => ["code", "strong", "em"].includes(node.localName);
+  const inline = (node) => INLINE.includes(node.localName);
   const parts = [...element.childNodes].map((node) => (inline(node) ? `<${node.localName}>${node.textContent}</${node.localName}>` : node.textContent ?? ""));
   const text = collapsed(parts.join(""));
   if (translation(text) === text) return;
-  element.replaceChildren(...translation(text).split(INLINE).filter(Boolean).map((part) => {
-    const tagged = part.match(/^<(code|strong|em)>(.*)<\/\1>$/);
+  element.replaceChildren(...translation(text).split(INLINE_PART).filter(Boolean).map((part) => {
+    const tagged = part.match(TAGGED);
     if (!tagged) return document.createTextNode(part);
     const node = document.createElement(tagged[1]);
     node.textContent = tagged[2];

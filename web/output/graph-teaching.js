@@ -3,7 +3,7 @@
 // and forward, check gradients against finite differences, a table of the nodes, grouped views.
 import { element } from "../dom/element.js";
 import { explainModel, update as updateModel } from "./explain-model.js";
-import { markNode, nodeById, nodeTitle, relabel, toolButton } from "./graph-view.js";
+import { markNode, nodeById, nodeTitle, relabel, toolButton, valueIndex } from "./graph-view.js";
 import { explainPanel } from "./node-explain.js";
 import { nodePicking } from "./node-picking.js";
 import { quizPanel } from "./quiz.js";
@@ -30,7 +30,7 @@ export function attachTeaching(options) {
  */
 function boxesOf(svg, { members, outputs }) {
   if (!members) return null; // a graph too large for its boxes' members to be sent
-  const nodes = [...svg.querySelectorAll("g.node")].filter((node) => Object.hasOwn(members, node.id) || /^v\d+$/.test(node.id));
+  const nodes = [...svg.querySelectorAll("g.node")].filter((node) => Object.hasOwn(members, node.id) || valueIndex(node.id) !== null);
   if (!nodes.length) return null;
   const titles = Object.fromEntries(nodes.map((node) => [node.id, nodeTitle(node)]));
   return { ids: nodes.map((node) => node.id), titles, members, outputs: outputs ?? {} };

@@ -38,6 +38,9 @@ export function nameCard(card) {
   card.setAttribute("aria-label", `${words(".graph-title")} · ${words(".graph-size")}`);
 }
 
+/** The value a drawing's id stands for (`v3`: 3), or null for a box's id (`L1_n0`, a neuron's or a layer's). */
+export const valueIndex = (id) => (/^v\d+$/.test(id) ? Number(id.slice(1)) : null);
+
 /** The drawing's box with id `id` (`v3`, `L1_n0`), or null. */
 export const nodeById = (svg, id) => (id ? svg.querySelector(`g.node[id="${CSS.escape(id)}"]`) : null);
 

@@ -3,7 +3,7 @@
 // carried (explain-model.js); a neuron's or a layer's box opens to the values it holds. Escape or Close
 // closes it and gives the focus back to the value (in the drawing, or in the tree of values that opened it).
 import { element } from "../dom/element.js";
-import { markNode, nodeById, nodeTitle, toolButton } from "./graph-view.js";
+import { markNode, nodeById, nodeTitle, toolButton, valueIndex } from "./graph-view.js";
 import { explanationOf, summaryOf } from "./explain-text.js";
 import { t, tn } from "../i18n/messages.js";
 
@@ -99,13 +99,12 @@ export function explainPanel({ card, view, model, boxes }) {
   return {
     /** Opens value `id` (`v3`: `node` may be null, as for a value inside a grouped view's box), or box `node`. */
     pick(id, node, { focus = true, back = null } = {}) {
-      const value = /^v\d+$/.test(id);
-      if (!value && !node) return;
+      const index = valueIndex(id);
+      if (index === null && !node) return;
       picked = id;
       returnTo = back;
       mark(id);
-      if (value) {
-        const index = Number(id.slice(1));
+      if (index !== null) {
         if (index < model.n) showValue(index, focus);
       } else {
         showBox(id, nodeTitle(node), focus);

@@ -4,7 +4,7 @@
 // for the wrong ones, their arithmetic (explain-text.js). Everything is judged here, in the page, against
 // the numbers the graph's event carried: a program cannot mark an answer.
 import { element } from "../dom/element.js";
-import { toolButton } from "./graph-view.js";
+import { toolButton, valueIndex } from "./graph-view.js";
 import { explanationOf, number } from "./explain-text.js";
 import { t } from "../i18n/messages.js";
 
@@ -191,8 +191,8 @@ class QuizPanel {
   }
 
   pick(id) {
-    if (!/^v\d+$/.test(id)) return;
-    const index = Number(id.slice(1));
+    const index = valueIndex(id);
+    if (index === null) return;
     this.picked = this.picked.includes(index) ? this.picked.filter((i) => i !== index) : [...this.picked, index];
     this.build(true);
   }

@@ -7,6 +7,7 @@
 // drawing's order, and each box opens to the values it holds, which open to their inputs as before.
 import { element } from "../dom/element.js";
 import { fields, madeOf } from "./explain-text.js";
+import { valueIndex } from "./graph-view.js";
 import { t, tn } from "../i18n/messages.js";
 
 // A screen reader speaks the focused item's name each time it changes, and a live graph changes its numbers
@@ -34,9 +35,8 @@ export function valueTree(model, root, { onFocus, onOpen, boxes = null }) {
   // A value by its label, as the drawing shows it (the explanations' names are the program's, for its code).
   const labelOf = (i) => model.labels[i] || model.names[i];
   const operandOf = (i) => (/\s/.test(labelOf(i)) ? `(${labelOf(i)})` : labelOf(i)); // n = (x1*w1 + x2*w2) + b
-  const isBox = (key) => Boolean(boxes) && !/^v\d+$/.test(key);
-  const indexOf = (key) => Number(key.slice(1));
-  const childrenOf = (key) => (isBox(key) ? boxes.members[key] ?? [] : model.args[indexOf(key)] ?? []).map((i) => `v${i}`);
+  const isBox = (key) => Boolean(boxes) && valueIndex(key) === null;
+  const childrenOf = (key) => (isBox(key) ? boxes.members[key] ?? [] : model.args[valueIndex(key)] ?? []).map((i) => `v${i}`);
   // One flat list, each item's level, position and set size said (ARIA's tree without nested groups): an item
   // holds its own words alone, which are its name, and its inputs follow it while it is open.
   const tree = element("ul", "value-tree");
@@ -80,7 +80,7 @@ export function valueTree(model, root, { onFocus, onOpen, boxes = null }) {
   /** `x1 · data 2.0000 · grad -1.5000 · an input · used by x1*w1`. */
   function name(li) {
     if (isBox(li.dataset.key)) return boxName(li, li.dataset.key);
-    const index = indexOf(li.dataset.key);
+    const index = valueIndex(li.dataset.key);
     const uses = model.uses[index].length;
     const parts = [labelOf(index), fields(model, index), madeOf(model, index, labelOf, operandOf)];
     const users = [...new Set(model.uses[index].map(([user]) => labelOf(user)))].join(", ");
@@ -234,7 +234,7 @@ export function valueTree(model, root, { onFocus, onOpen, boxes = null }) {
   return {
     element: tree,
     reveal(id) {
-      const path = boxes ? (tops.includes(id) ? [id] : null) : pathTo(indexOf(id));
+      const path = boxes ? (tops.includes(id) ? [id] : null) : pathTo(valueIndex(id));
       if (path) move(walkDown(path), false);
     },
     /** Names the items again with the model's numbers (a live update); the focused one as catchUp() allows. */
