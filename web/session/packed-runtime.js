@@ -58,12 +58,12 @@ function keeper(info, url) {
     wanted = new Map((packed?.parts ?? []).map(({ path, size }) => [url(path), { size, piece: pieces.includes(path) }]));
   }, () => {});
   return {
-    /** Keeps [{url, bytes}] from a Python that became ready; the snapshot's pieces only if it restored from them. */
+    /** Keeps [{url, blob}] from a Python that became ready; the snapshot's pieces only if it restored from them. */
     keep(downloaded, restored) {
-      for (const { url: href, bytes } of downloaded) {
+      for (const { url: href, blob } of downloaded) {
         const part = wanted?.get(href);
-        if (part && (restored || !part.piece) && !files.has(href) && bytes instanceof ArrayBuffer && bytes.byteLength === part.size) {
-          files.set(href, bytes);
+        if (part && (restored || !part.piece) && !files.has(href) && blob instanceof Blob && blob.size === part.size) {
+          files.set(href, blob);
         }
       }
     },
@@ -79,9 +79,12 @@ function keeper(info, url) {
     compiled() {
       return compiled;
     },
-    /** A copy of each large file the page has, by URL, or null while it has none. */
+    /**
+     * Each large file the page has, by URL, or null while it has none: Blobs, which no Python can change and
+     * every later one reads, held by the browser rather than in the page's own memory.
+     */
     keptFiles() {
-      return files.size ? new Map([...files].map(([href, bytes]) => [href, bytes.slice(0)])) : null;
+      return files.size ? new Map(files) : null;
     },
   };
 }
@@ -173,9 +176,10 @@ const TYPES = { ".wasm": "application/wasm", ".zip": "application/zip" };
 
 /**
  * Runs `start` (Pyodide's loadPyodide) with fetch answering the large files' URLs (`urls`) from `unpacked`
- * (a promise of a map by URL, or of null), and every other URL at once as usual; fetch is itself again once
- * `start` settles. loadPyodide fetches the wasm and the standard library itself, by URL, and has no option
- * for their bytes. What of `urls` comes from the network goes to `fetched(url, promise of its bytes)` too, if given.
+ * (a promise of a map by URL of bytes or Blobs, or of null), and every other URL at once as usual; fetch is
+ * itself again once `start` settles. loadPyodide fetches the wasm and the standard library itself, by URL, and
+ * has no option for their bytes. What of `urls` comes from the network goes to `fetched(url, promise of its
+ * Blob)` too, if given.
  */
 export async function withPackedFiles(urls, unpacked, fetched, start) {
   const fetch = globalThis.fetch;
@@ -184,11 +188,12 @@ export async function withPackedFiles(urls, unpacked, fetched, start) {
     const bytes = urls.has(href) ? (await unpacked)?.get(href) : undefined;
     if (!bytes) {
       const response = await fetch(resource, init);
-      if (urls.has(href) && fetched && response.ok) fetched(href, response.clone().arrayBuffer());
+      if (urls.has(href) && fetched && response.ok) fetched(href, response.clone().blob());
       return response;
     }
     const type = TYPES[href.slice(href.lastIndexOf("."))] ?? "application/octet-stream";
-    return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.byteLength) } });
+    const length = bytes instanceof Blob ? bytes.size : bytes.byteLength;
+    return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(length) } });
   };
   try {
     return await start();

@@ -1,8 +1,36 @@
 // Starts a module worker from a URL on this site, even when the page is on another origin (a blog
 // that uses embed.js): browsers refuse `new Worker(url)` across origins, so there the worker is a
 // same-origin blob that imports the real module by its absolute URL (the site must send CORS headers).
+// A worker started ahead (startAhead) is what the first startModuleWorker of its URL returns.
+
+const ahead = new Map(); // absolute URL -> { worker, error: its first error event, if one came before it was taken }
+
+/**
+ * Starts the worker at `url` (this origin's) now, before the module that will use it has loaded, so that its
+ * own modules load meanwhile; it waits for its first message, which the taker sends.
+ */
+export function startAhead(url) {
+  const href = new URL(url).href;
+  if (ahead.has(href) || new URL(href).origin !== self.location.origin) return;
+  try {
+    const started = { worker: new Worker(href, { type: "module" }), error: null };
+    started.worker.addEventListener("error", (event) => (started.error ??= event));
+    ahead.set(href, started);
+  } catch {
+    // a browser without module workers: startModuleWorker says so when the page starts Python
+  }
+}
+
 export function startModuleWorker(url) {
   const href = new URL(url).href;
+  const started = ahead.get(href);
+  if (started) {
+    ahead.delete(href);
+    // An error that came before the taker listened (the script could not be loaded) comes again once it does.
+    const { worker, error } = started;
+    if (error) setTimeout(() => worker.dispatchEvent(new ErrorEvent("error", { message: error.message })));
+    return worker;
+  }
   if (new URL(href).origin === self.location.origin) return new Worker(href, { type: "module" });
   const trampoline = new Blob([`import ${JSON.stringify(href)};`], { type: "text/javascript" });
   const blobUrl = URL.createObjectURL(trampoline);

@@ -1,0 +1,37 @@
+"""The main page starts its Python worker ahead of its own modules (hosts/python-worker-ahead.js), and the
+page's session takes that worker: one worker, started early, and a failure to load it is said as any other."""
+
+import pytest
+from playwright.sync_api import expect
+
+from support import STARTUP_TIMEOUT_MS
+from support.pages import open_playground
+
+pytestmark = pytest.mark.usefixtures('site')
+
+WORKER = 'session/python-worker.js'
+
+
+def test_the_python_worker_starts_before_the_session_that_takes_it(page, site_url):
+    requests = []
+    listen = lambda request: requests.append(request.url.removeprefix(site_url))  # noqa: E731
+    page.on('request', listen)
+    try:
+        open_playground(page, site_url)
+    finally:
+        page.remove_listener('request', listen)
+    assert requests.count(WORKER) == 1, 'the session started a worker of its own beside the one started ahead'
+    assert requests.index(WORKER) < requests.index('session/interpreter.js'), requests
+
+
+def test_a_worker_that_could_not_load_before_it_was_taken_is_said_and_retried(page, site_url):
+    page.route(f"**/{WORKER}", lambda route: route.abort())
+    try:
+        page.goto(site_url)
+        status = page.get_by_test_id('status')
+        expect(status).to_have_attribute('data-state', 'error', timeout=STARTUP_TIMEOUT_MS)
+        expect(status).to_contain_text('Python could not start')
+    finally:
+        page.unroute(f"**/{WORKER}")
+    page.get_by_test_id('retry').click()
+    expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
