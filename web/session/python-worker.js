@@ -5,7 +5,6 @@
 // bare loadPyodide costs; micropip loads only for a program that imports it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { download, unpackRuntime, withCompiledRuntime, withPackedFiles } from "./packed-runtime.js";
-import { wheelFiles } from "../formats/wheel.js";
 import { catalogueLocale, t, useCatalogue } from "../i18n/catalogue.js";
 
 const STEPS = 3;
@@ -109,8 +108,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   const handing = [];
   const hand = (href, blob) => send({ type: "kept", url: href, blob });
   const fetched = keep ? (href, blob) => handing.push(Promise.resolve(blob).then((found) => hand(href, found), () => {})) : null;
-  const wheelsWritten = wheelWriter(wheels);
-  const start = await Promise.race([startPython(url, info, precached, fetched, wheelsWritten.fsInit), runtimeFailure()]);
+  const start = await Promise.race([startPython(url, info, precached, fetched), runtimeFailure()]);
   dropFromPage();
   pyodide = start.pyodide;
   measure("pyodide");
@@ -123,10 +121,8 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   progress(2, t("Installing {libraries}…", { libraries }));
   // Also after a snapshot: it restores Python's memory, not its files (tracebacks and imports need them).
   // unpackArchive's default is the working directory, not site-packages, where the snapshot imported from.
-  if (!wheelsWritten.done()) {
-    const extractDir = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
-    for (const { bytes } of await wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir });
-  }
+  const extractDir = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  for (const { bytes } of await wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir });
   measure("install");
   progress(3, t("Starting the engine…"));
   playground = pyodide.pyimport("playground_runtime");
@@ -201,33 +197,6 @@ async function largeFiles(url, info, precached) {
   return files && { files, from: "packed" };
 }
 
-/**
- * Writes the wheels' files into site-packages while Python starts (loadPyodide's fsInit, before it restores),
- * with no Python: `done()` says whether they are there; where they could not be read so, the caller
- * unpacks the wheels with Pyodide's unpackArchive once Python is up.
- */
-function wheelWriter(wheels) {
-  const files = wheels.then((found) => Promise.all(found.map(({ bytes }) => wheelFiles(new Uint8Array(bytes)))))
-    .then((all) => all.flat(), () => null);
-  let written = false;
-  return {
-    fsInit: async (FS, { sitePackages }) => {
-      const found = await files;
-      try {
-        for (const { path, bytes } of found ?? []) {
-          const at = `${sitePackages}/${path}`;
-          FS.mkdirTree(at.slice(0, at.lastIndexOf("/")));
-          FS.writeFile(at, bytes);
-        }
-        written = found !== null;
-      } catch {
-        written = false;
-      }
-    },
-    done: () => written,
-  };
-}
-
 /** Lets go of the page's copies once Python has started: the worker keeps no second runtime for its life. */
 function dropFromPage() {
   for (const type of ["files", "packed"]) fromPage[type] = { promise: Promise.resolve(null), settle: () => {} };
@@ -236,11 +205,10 @@ function dropFromPage() {
 /**
  * Python restored from the build's memory snapshot (scalargrad already imported), or booted as usual
  * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
- * `fetched(url, a Blob or a promise of one)`, if given, receives what was downloaded of the large files;
- * `fsInit(FS, {sitePackages})` runs before Python does (Pyodide's option).
+ * `fetched(url, a Blob or a promise of one)`, if given, receives what was downloaded of the large files.
  */
-async function startPython(url, info, precached, fetched, fsInit) {
-  const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals, fsInit };
+async function startPython(url, info, precached, fetched) {
+  const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals };
   const large = largeFiles(url, info, precached).catch(() => null);
   const files = large.then((found) => found?.files ?? null);
   const snapshot = Promise.all([info, files]).then(([{ snapshot }, files]) => (snapshot ? joined(snapshot, files, url, fetched) : null));
