@@ -25,13 +25,23 @@ def test_the_python_worker_starts_before_the_session_that_takes_it(page, site_ur
 
 
 def test_a_worker_that_could_not_load_before_it_was_taken_is_said_and_retried(page, site_url):
+    # The session's modules wait until the worker's script has failed and the page has had time to hear it:
+    # its error comes before the session takes the worker.
+    held = []
+    page.route('**/hosts/start-python.js', lambda route: held.append(route))
     page.route(f"**/{WORKER}", lambda route: route.abort())
     try:
-        page.goto(site_url)
+        with page.expect_event('requestfailed', lambda request: request.url.endswith(WORKER)):
+            page.goto(site_url, wait_until='commit')
+        while not held:
+            page.wait_for_timeout(10)
+        page.evaluate('new Promise((resolve) => setTimeout(resolve, 200))')
+        held[0].continue_()
         status = page.get_by_test_id('status')
         expect(status).to_have_attribute('data-state', 'error', timeout=STARTUP_TIMEOUT_MS)
         expect(status).to_contain_text('Python could not start')
     finally:
         page.unroute(f"**/{WORKER}")
+        page.unroute('**/hosts/start-python.js')
     page.get_by_test_id('retry').click()
     expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)

@@ -24,7 +24,7 @@ const kept = new Map(); // the site's base URL -> what its Pythons start from
  * What a site's Pythons start from, fetched once per page: `info`, `wheels` and `packed` are promises of
  * build.json (with `encoding`, the Content-Encoding it came with), the wheels ([{name, bytes}]) and the packed
  * runtime's compressed bytes (an ArrayBuffer, or null where the files come one by one). Where they came one by
- * one, a Python hands over what it downloaded (keep()), and keptFiles() gives each later one a copy. What a
+ * one, a Python hands over what it downloaded (keep()), and keptFiles() gives each later one the same. What a
  * Python failed to start from is forgotten (forgetRuntime), as is a fetch that failed, so that a Retry fetches
  * again. `precached`: this site's service worker keeps the files.
  */
@@ -81,7 +81,7 @@ function keeper(info, url) {
     },
     /**
      * Each large file the page has, by URL, or null while it has none: Blobs, which no Python can change and
-     * every later one reads, held by the browser rather than in the page's own memory.
+     * every later one reads, and which the page passes on without copying them.
      */
     keptFiles() {
       return files.size ? new Map(files) : null;

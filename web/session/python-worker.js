@@ -241,20 +241,35 @@ async function startPython(url, info, precached, fetched) {
 
 /**
  * The memory snapshot, whose pieces (build step snapshot.py) come in `files` or are fetched; what was fetched
- * goes to `fetched`. Each piece is read as a Blob and the snapshot from them as one: in Chromium, a body read
- * so takes about two thirds of the time arrayBuffer() takes (which hands each chunk to this worker's thread),
- * and the pieces are not copied once more to be joined.
+ * goes to `fetched`. A fetched piece is read as a Blob: in Chromium, a body read so takes about two thirds of
+ * the time arrayBuffer() takes (which hands each chunk of it to this worker's thread). Where the browser
+ * cannot hold it as a Blob (its store for them is full), it is fetched again as bytes.
  */
 async function joined({ files: pieces, size }, files, url, fetched) {
   const parts = await Promise.all(pieces.map(async (path) => {
     const kept = files?.get(url(path));
     if (kept) return kept;
-    const blob = await (await download(url(path))).blob();
+    let blob;
+    try {
+      blob = await (await download(url(path))).blob();
+    } catch {
+      return new Uint8Array(await (await download(url(path))).arrayBuffer());
+    }
     fetched?.(url(path), blob);
     return blob;
   }));
-  const whole = new Uint8Array(await new Blob(parts).arrayBuffer());
-  if (whole.length !== size) throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
+  if (parts.every((part) => part instanceof Blob)) {
+    // Read as one: the pieces are not copied once more to be joined.
+    const whole = new Blob(parts);
+    if (whole.size !== size) throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
+    return new Uint8Array(await whole.arrayBuffer());
+  }
+  const bytes = await Promise.all(parts.map(async (part) => (part instanceof Blob ? new Uint8Array(await part.arrayBuffer()) : part)));
+  if (bytes.reduce((sum, part) => sum + part.length, 0) !== size) {
+    throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
+  }
+  const whole = new Uint8Array(size);
+  bytes.reduce((offset, part) => (whole.set(part, offset), offset + part.length), 0);
   return whole;
 }
 

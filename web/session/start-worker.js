@@ -4,6 +4,7 @@
 // A worker started ahead (startAhead) is what the first startModuleWorker of its URL returns.
 
 const ahead = new Map(); // absolute URL -> { worker, error: its first error event, if one came before it was taken }
+const started = new Set(); // the URLs startModuleWorker was asked for: one started ahead after that is not needed
 
 /**
  * Starts the worker at `url` (this origin's) now, before the module that will use it has loaded, so that its
@@ -11,11 +12,14 @@ const ahead = new Map(); // absolute URL -> { worker, error: its first error eve
  */
 export function startAhead(url) {
   const href = new URL(url).href;
-  if (ahead.has(href) || new URL(href).origin !== self.location.origin) return;
+  if (ahead.has(href) || started.has(href) || new URL(href).origin !== self.location.origin) return;
   try {
-    const started = { worker: new Worker(href, { type: "module" }), error: null };
-    started.worker.addEventListener("error", (event) => (started.error ??= event));
-    ahead.set(href, started);
+    const early = { worker: new Worker(href, { type: "module" }), error: null };
+    early.worker.addEventListener("error", (event) => {
+      event.preventDefault(); // said by the taker, as its own worker's errors are
+      early.error ??= event;
+    });
+    ahead.set(href, early);
   } catch {
     // a browser without module workers: startModuleWorker says so when the page starts Python
   }
@@ -23,11 +27,12 @@ export function startAhead(url) {
 
 export function startModuleWorker(url) {
   const href = new URL(url).href;
-  const started = ahead.get(href);
-  if (started) {
+  started.add(href);
+  const early = ahead.get(href);
+  if (early) {
     ahead.delete(href);
     // An error that came before the taker listened (the script could not be loaded) comes again once it does.
-    const { worker, error } = started;
+    const { worker, error } = early;
     if (error) setTimeout(() => worker.dispatchEvent(new ErrorEvent("error", { message: error.message })));
     return worker;
   }
