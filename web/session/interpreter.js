@@ -47,13 +47,13 @@ export class Interpreter {
     };
     const serviceWorker = ownServiceWorker(base);
     runtime = keptRuntime(base, serviceWorker !== "none");
-    // Each worker gets what the page keeps: the large files as Blobs, and a copy of the packed bytes, which go to
-    // the decoder, which takes them. A worker downloads only the large files that the page does not have yet, and
-    // hands them over, unless this site's service worker serves them.
+    // Each worker gets its own copy of what the page keeps: the packed bytes go to the decoder, which takes them.
+    // A worker downloads only the large files that the page does not have yet, and hands them over, unless this
+    // site's service worker serves them.
     const files = runtime.keptFiles();
     this.worker.postMessage({ type: "init", base, precached: serviceWorker !== "none", keep: serviceWorker !== "controls",
       interruptBuffer: this.interruptBuffer, catalogue, warmUpRounds, port: channel.port2 }, [channel.port2]);
-    this.port.postMessage({ type: "files", value: files });
+    this.port.postMessage({ type: "files", value: files }, files ? [...files.values()] : []);
     this.postCompiled(runtime.compiled());
     this.hand("build", runtime.info);
     this.hand("wheels", runtime.wheels);

@@ -24,7 +24,7 @@ const kept = new Map(); // the site's base URL -> what its Pythons start from
  * What a site's Pythons start from, fetched once per page: `info`, `wheels` and `packed` are promises of
  * build.json (with `encoding`, the Content-Encoding it came with), the wheels ([{name, bytes}]) and the packed
  * runtime's compressed bytes (an ArrayBuffer, or null where the files come one by one). Where they came one by
- * one, a Python hands over what it downloaded (keep()), and keptFiles() gives each later one the same. What a
+ * one, a Python hands over what it downloaded (keep()), and keptFiles() gives each later one a copy. What a
  * Python failed to start from is forgotten (forgetRuntime), as is a fetch that failed, so that a Retry fetches
  * again. `precached`: this site's service worker keeps the files.
  */
@@ -58,12 +58,12 @@ function keeper(info, url) {
     wanted = new Map((packed?.parts ?? []).map(({ path, size }) => [url(path), { size, piece: pieces.includes(path) }]));
   }, () => {});
   return {
-    /** Keeps [{url, blob}] from a Python that became ready; the snapshot's pieces only if it restored from them. */
+    /** Keeps [{url, bytes}] from a Python that became ready; the snapshot's pieces only if it restored from them. */
     keep(downloaded, restored) {
-      for (const { url: href, blob } of downloaded) {
+      for (const { url: href, bytes } of downloaded) {
         const part = wanted?.get(href);
-        if (part && (restored || !part.piece) && !files.has(href) && blob instanceof Blob && blob.size === part.size) {
-          files.set(href, blob);
+        if (part && (restored || !part.piece) && !files.has(href) && bytes instanceof ArrayBuffer && bytes.byteLength === part.size) {
+          files.set(href, bytes);
         }
       }
     },
@@ -79,12 +79,9 @@ function keeper(info, url) {
     compiled() {
       return compiled;
     },
-    /**
-     * Each large file the page has, by URL, or null while it has none: Blobs, which no Python can change and
-     * every later one reads, and which the page passes on without copying them.
-     */
+    /** A copy of each large file the page has, by URL, or null while it has none. */
     keptFiles() {
-      return files.size ? new Map(files) : null;
+      return files.size ? new Map([...files].map(([href, bytes]) => [href, bytes.slice(0)])) : null;
     },
   };
 }
@@ -176,10 +173,9 @@ const TYPES = { ".wasm": "application/wasm", ".zip": "application/zip" };
 
 /**
  * Runs `start` (Pyodide's loadPyodide) with fetch answering the large files' URLs (`urls`) from `unpacked`
- * (a promise of a map by URL of bytes or Blobs, or of null), and every other URL at once as usual; fetch is
- * itself again once `start` settles. loadPyodide fetches the wasm and the standard library itself, by URL, and
- * has no option for their bytes. What of `urls` comes from the network goes to `fetched(url, promise of its
- * Blob)` too, if given.
+ * (a promise of a map by URL, or of null), and every other URL at once as usual; fetch is itself again once
+ * `start` settles. loadPyodide fetches the wasm and the standard library itself, by URL, and has no option
+ * for their bytes. What of `urls` comes from the network goes to `fetched(url, promise of its bytes)` too, if given.
  */
 export async function withPackedFiles(urls, unpacked, fetched, start) {
   const fetch = globalThis.fetch;
@@ -188,12 +184,11 @@ export async function withPackedFiles(urls, unpacked, fetched, start) {
     const bytes = urls.has(href) ? (await unpacked)?.get(href) : undefined;
     if (!bytes) {
       const response = await fetch(resource, init);
-      if (urls.has(href) && fetched && response.ok) fetched(href, response.clone().blob());
+      if (urls.has(href) && fetched && response.ok) fetched(href, response.clone().arrayBuffer());
       return response;
     }
     const type = TYPES[href.slice(href.lastIndexOf("."))] ?? "application/octet-stream";
-    const length = bytes instanceof Blob ? bytes.size : bytes.byteLength;
-    return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(length) } });
+    return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.byteLength) } });
   };
   try {
     return await start();

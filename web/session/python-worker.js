@@ -106,8 +106,8 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   // later Pythons (packed-runtime.js), where the page asks for it; all of it before "ready", after which the
   // page takes none.
   const handing = [];
-  const hand = (href, blob) => send({ type: "kept", url: href, blob });
-  const fetched = keep ? (href, blob) => handing.push(Promise.resolve(blob).then((found) => hand(href, found), () => {})) : null;
+  const hand = (href, copy) => send({ type: "kept", url: href, bytes: copy }, [copy]);
+  const fetched = keep ? (href, bytes) => handing.push(Promise.resolve(bytes).then((copy) => hand(href, copy), () => {})) : null;
   const start = await Promise.race([startPython(url, info, precached, fetched), runtimeFailure()]);
   dropFromPage();
   pyodide = start.pyodide;
@@ -190,7 +190,7 @@ function warmUpWith(program, emit) {
  */
 async function largeFiles(url, info, precached) {
   const kept = await fromPage.files.promise;
-  if (kept) return { files: kept, from: "kept" };
+  if (kept) return { files: new Map([...kept].map(([href, bytes]) => [href, new Uint8Array(bytes)])), from: "kept" };
   if (precached) return null;
   const [build, packed] = await Promise.all([info, fromPage.packed.promise]);
   const files = await unpackRuntime(url, build, packed);
@@ -205,7 +205,7 @@ function dropFromPage() {
 /**
  * Python restored from the build's memory snapshot (scalargrad already imported), or booted as usual
  * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
- * `fetched(url, a Blob or a promise of one)`, if given, receives what was downloaded of the large files.
+ * `fetched(url, bytes or a promise of them)`, if given, receives what was downloaded of the large files.
  */
 async function startPython(url, info, precached, fetched) {
   const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals };
@@ -255,7 +255,7 @@ async function joined({ files: pieces, size }, files, url, fetched) {
     } catch {
       return new Uint8Array(await (await download(url(path))).arrayBuffer());
     }
-    fetched?.(url(path), blob);
+    fetched?.(url(path), blob.arrayBuffer()); // its bytes for the page, read while Python restores
     return blob;
   }));
   if (parts.every((part) => part instanceof Blob)) {
