@@ -56,12 +56,16 @@ MOONS_TRAINING_WITHOUT_CHARTS = without_charts(MOONS_TRAINING)
 
 
 # The floor of a start from the snapshot: a page that does nothing but restore it (no editor, no wheels).
-# The snapshot's pieces (build step snapshot.py) are fetched at once as Blobs and read as one, as python-worker.js
-# does.
+# The snapshot's pieces (build step snapshot.py) are fetched at once, read through Blobs and joined, as
+# python-worker.js does.
 SNAPSHOT_ONLY_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
-const { files } = SNAPSHOT;
-const memory = Promise.all(files.map(async (path) => (await fetch("./" + path)).blob()))
-  .then(async (parts) => new Uint8Array(await new Blob(parts).arrayBuffer()));
+const { files, size } = SNAPSHOT;
+const memory = Promise.all(files.map(async (path) => new Uint8Array(await (await (await fetch("./" + path)).blob()).arrayBuffer())))
+  .then((parts) => {
+    const whole = new Uint8Array(size);
+    parts.reduce((offset, part) => (whole.set(part, offset), offset + part.length), 0);
+    return whole;
+  });
 await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href, _loadSnapshot: memory });
 self.postMessage("ready");"""
 

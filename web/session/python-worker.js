@@ -241,36 +241,37 @@ async function startPython(url, info, precached, fetched) {
 
 /**
  * The memory snapshot, whose pieces (build step snapshot.py) come in `files` or are fetched; what was fetched
- * goes to `fetched`. A fetched piece is read as a Blob: in Chromium, a body read so takes about two thirds of
- * the time arrayBuffer() takes (which hands each chunk of it to this worker's thread). Where the browser
- * cannot hold it as a Blob (its store for them is full), it is fetched again as bytes.
+ * goes to `fetched` once the pieces add up.
  */
 async function joined({ files: pieces, size }, files, url, fetched) {
+  const downloaded = [];
   const parts = await Promise.all(pieces.map(async (path) => {
     const kept = files?.get(url(path));
     if (kept) return kept;
-    let blob;
-    try {
-      blob = await (await download(url(path))).blob();
-    } catch {
-      return new Uint8Array(await (await download(url(path))).arrayBuffer());
-    }
-    fetched?.(url(path), blob.arrayBuffer()); // its bytes for the page, read while Python restores
-    return blob;
+    const bytes = new Uint8Array(await pieceBytes(url(path)));
+    downloaded.push([url(path), bytes]);
+    return bytes;
   }));
-  if (parts.every((part) => part instanceof Blob)) {
-    // Read as one: the pieces are not copied once more to be joined.
-    const whole = new Blob(parts);
-    if (whole.size !== size) throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
-    return new Uint8Array(await whole.arrayBuffer());
-  }
-  const bytes = await Promise.all(parts.map(async (part) => (part instanceof Blob ? new Uint8Array(await part.arrayBuffer()) : part)));
-  if (bytes.reduce((sum, part) => sum + part.length, 0) !== size) {
+  if (parts.reduce((sum, part) => sum + part.length, 0) !== size) {
     throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
   }
   const whole = new Uint8Array(size);
-  bytes.reduce((offset, part) => (whole.set(part, offset), offset + part.length), 0);
+  parts.reduce((offset, part) => (whole.set(part, offset), offset + part.length), 0);
+  for (const [href, bytes] of downloaded) fetched?.(href, bytes.buffer); // joined into `whole` already
   return whole;
+}
+
+/**
+ * A piece's bytes, read through a Blob: in Chromium, a body read so takes about two thirds of the time
+ * arrayBuffer() takes (which hands each chunk of it to this worker's thread). Where the browser cannot hold
+ * it as a Blob (its store for them is full), it is fetched again and read as bytes.
+ */
+async function pieceBytes(href) {
+  try {
+    return await (await (await download(href)).blob()).arrayBuffer();
+  } catch {
+    return (await download(href)).arrayBuffer();
+  }
 }
 
 /**
