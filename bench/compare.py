@@ -11,6 +11,9 @@ its own port: REF's pages get this checkout's headers, Content-Security-Policy i
 One unmeasured page of each build warms the browser up. Then each round opens both builds, in an order that
 alternates between rounds (keep --runs even), in fresh headless Chromium contexts, and measures in each:
 - Python ready: navigation to the page's python-ready mark, in a fresh context (an in-memory HTTP cache);
+- a Run pressed as Python is ready: in another fresh context, Run clicked as the python-ready mark is made
+  (a PerformanceObserver's callback) on the example the page opens with, to its graph's first node; and
+  ready plus that, the soonest a reader can see a graph (work the worker does after saying ready shows here);
 - first Run: Run pressed to the first node of the neuron's graph (each build's own example), 1 s after ready,
   before the page starts its standby Python (builds before 2026-11-28: 2 s after ready; since: 1 s after the
   first run ended); later Runs: the median of three more, once the standby is ready (a build without one: 4 s
@@ -122,6 +125,47 @@ def figure(name, measure):
         return None
 
 
+# Run clicked as the page marks python-ready, to the first node of its graph: {ready, ms} after navigation.
+AT_READY = """() => new Promise((resolve) => {
+  const press = (ready) => {
+    const output = document.querySelector('[data-testid=output]');
+    const before = output.querySelectorAll('section.run').length;
+    const started = performance.now();
+    const observer = new MutationObserver(() => {
+      const runs = output.querySelectorAll('section.run');
+      if (runs.length > before && runs[runs.length - 1].querySelector('svg g.node')) {
+        observer.disconnect();
+        resolve({ ready, ms: performance.now() - started });
+      }
+    });
+    observer.observe(output, { childList: true, subtree: true });
+    document.querySelector('[data-testid=run]').click();
+  };
+  new PerformanceObserver((list, observer) => {
+    const mark = list.getEntries().find((entry) => entry.name === 'python-ready');
+    if (mark) {
+      observer.disconnect();
+      press(mark.startTime);
+    }
+  }).observe({ type: 'mark', buffered: true });
+})"""
+
+
+def at_ready(browser, url):
+    """(Run pressed as Python is ready → graph, ready + that), ms, in a fresh context."""
+    context = browser.new_context(viewport={'width': 1280, 'height': 800})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector('[data-testid=run]', state='attached', timeout=TIMEOUT)
+        reply = page.evaluate(
+            f"Promise.race([({AT_READY})(), new Promise((r, x) => setTimeout(() => x(new Error('no graph')), {TIMEOUT}))])"
+        )
+        return reply['ms'], reply['ready'] + reply['ms']
+    finally:
+        context.close()
+
+
 def in_page(browser, url, dist):
     """Everything measured on one fresh page of a build: its figures, None where the build cannot run it."""
     programs = examples(dist)
@@ -216,6 +260,8 @@ def share(page, program, plain):
 
 ROWS = [  # key, what it is, unit, format
     ('ready', 'Python ready', 'ms', '.0f'),
+    ('at ready', 'a Run pressed as Python is ready → graph', 'ms', '.0f'),
+    ('ready+run', 'Python ready + that Run → graph', 'ms', '.0f'),
     ('first', 'first Run → graph, neuron', 'ms', '.0f'),
     ('later', f"later Runs → graph (median of {LATER_RUNS})", 'ms', '.0f'),
     ('first/later', 'first Run / later Runs', 'x', '.2f'),
@@ -276,6 +322,10 @@ def main():
                 server, url = servers[name]
                 neuron = examples(builds[name])['neuron']
                 measured = figure('page', lambda: in_page(browser, url, builds[name])) or {}
+                measured['at ready'], measured['ready+run'] = figure('at ready', lambda: at_ready(browser, url)) or (
+                    None,
+                    None,
+                )
                 for key, *_ in ROWS:
                     if not key.startswith('bytes '):
                         figures[name][key].append(measured.get(key))

@@ -1,11 +1,12 @@
 """The main page starts its Python worker ahead of its own modules (hosts/python-worker-ahead.js), and the
-page's session takes that worker: one worker, started early, and a failure to load it is said as any other."""
+page's session takes that worker: one worker, started early, and a failure to load it is said as any other.
+The worker's guards start just after it says "ready" (python-worker.js): a Run sent at once is still watched."""
 
 import pytest
 from playwright.sync_api import expect
 
 from support import STARTUP_TIMEOUT_MS
-from support.pages import open_playground
+from support.pages import open_playground, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
 
@@ -45,3 +46,29 @@ def test_a_worker_that_could_not_load_before_it_was_taken_is_said_and_retried(pa
         page.unroute('**/hosts/start-python.js')
     page.get_by_test_id('retry').click()
     expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+
+
+def test_a_run_sent_the_moment_python_is_ready_is_watched_like_any_other(page, site_url):
+    # build.json is held until Run is pressed, so Python is surely still loading then; the page sends the run
+    # with "ready", before the worker's guards have started. The run replaces print: the next needs a fresh
+    # Python. Had the run come before the guards, its change would be what they start from, and go unseen.
+    held = []
+    page.route('**/build.json', lambda route: held.append(route))
+    try:
+        page.goto(site_url)
+        type_program(page, 'import builtins\nbuiltins.print = lambda *args, **kwargs: None\n')
+        status = page.get_by_test_id('status')
+        expect(status).to_have_attribute('data-state', 'loading')
+        page.get_by_test_id('run').click()
+        expect(status).to_contain_text('runs once')
+        assert held, 'Python started without build.json'
+        for route in held:
+            route.continue_()
+    finally:
+        page.unroute('**/build.json')
+    expect(page.get_by_test_id('output').locator('section.run')).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)
+    expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    type_program(page, 'print("printed")\n')
+    section = run(page)
+    expect(section).to_contain_text('A fresh Python runs this program')
+    expect(section.locator('pre.stdout')).to_have_text('printed\n')

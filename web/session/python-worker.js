@@ -128,19 +128,28 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   playground = pyodide.pyimport("playground_runtime");
   if (catalogue) playground.use_catalogue(JSON.stringify(catalogue)); // the runtime's words, as the page's
   if (start.from === "snapshot") playground.restored();
+  runProgram = playground.run;
+  gcCollect = pyodide.pyimport("gc").collect;
+  measure("engine");
+  await Promise.all(handing);
+  const { python } = await info;
+  post({ type: "ready", python, interruptible: Boolean(buffer), start: start.from, packed: start.packed,
+    kept: start.kept, compiled: start.compiled, timings });
+  // The guards start in the task that says "ready", with nothing awaited in between: no program can run
+  // before them, and a Run that comes meanwhile waits for this task (about 50 ms, less than a reader takes to
+  // press Run once the page says it is ready).
+  guard();
+  reached = null; // what the worker itself did to start Python is not a run's
+  warmUp(Number(warmUpRounds) || 0);
+}
+
+/** What notices a run that reaches outside its namespace (playground_runtime.isolation, and JavaScript's side). */
+function guard() {
   watchPyodideApi();
   countScheduledCallbacks();
   guardFunctionConstructors();
-  runProgram = playground.run;
   changes = playground.watch(reach);
-  gcCollect = pyodide.pyimport("gc").collect;
   intrinsics = snapshotIntrinsics([playground]);
-  reached = null; // what the worker itself did to start Python is not a run's
-  measure("engine");
-  await Promise.all(handing);
-  post({ type: "ready", python: (await info).python, interruptible: Boolean(buffer), start: start.from, packed: start.packed,
-    kept: start.kept, compiled: start.compiled, timings });
-  warmUp(Number(warmUpRounds) || 0);
 }
 
 // A restored Python's first runs are slower than later ones: playground_runtime.warm_up says why, and what
