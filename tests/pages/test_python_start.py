@@ -70,5 +70,38 @@ def test_a_run_sent_the_moment_python_is_ready_is_watched_like_any_other(page, s
     expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
     type_program(page, 'print("printed")\n')
     section = run(page)
-    expect(section).to_contain_text('A fresh Python runs this program')
+    expect(section.locator('.notice')).to_contain_text('A fresh Python runs this program')
+    expect(section.locator('.notice')).to_contain_text('changed the module builtins')
     expect(section.locator('pre.stdout')).to_have_text('printed\n')
+
+
+def without_guards(route):
+    """The worker's script with guard() failing, headers as served (its isolation headers included)."""
+    response = route.fetch()
+    body = response.text().replace('function guard() {', 'function guard() {\n  throw new Error("no guards here");', 1)
+    assert 'no guards here' in body
+    headers = {k: v for k, v in response.headers.items() if k.lower() not in ('content-encoding', 'content-length')}
+    route.fulfill(status=200, headers=headers, body=body)
+
+
+def test_guards_that_cannot_start_are_a_failed_start_with_retry(page, site_url):
+    # They start just after the worker says ready: their failure must still end in Retry, as a failure before
+    # ready does, not in a new Python started after it (which would fail the same way, again and again).
+    requests = []
+    listen = lambda request: requests.append(request.url) if request.url.endswith(WORKER) else None  # noqa: E731
+    page.on('request', listen)
+    page.route(f"**/{WORKER}", lambda route: without_guards(route))
+    try:
+        page.goto(site_url)
+        status = page.get_by_test_id('status')
+        expect(status).to_have_attribute('data-state', 'error', timeout=STARTUP_TIMEOUT_MS)
+        expect(status).to_contain_text('Python could not start')
+        expect(status).to_contain_text('no guards here')
+        page.wait_for_timeout(1000)
+        assert len(requests) == 1, 'Python was started again after its guards failed'
+        expect(status).to_have_attribute('data-state', 'error')
+    finally:
+        page.unroute(f"**/{WORKER}")
+        page.remove_listener('request', listen)
+    page.get_by_test_id('retry').click()
+    expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)

@@ -32,7 +32,7 @@ export class Interpreter {
         runtime.keep(downloaded.splice(0), data.start === "snapshot");
         runtime.keepCompiled(compiled);
       }
-      if (data.type === "failed" && this.readyMessage === null) forgetRuntime(base, runtime); // a Retry fetches it all again
+      if (data.type === "failed" && (this.readyMessage === null || data.starting)) forgetRuntime(base, runtime); // a Retry fetches it all again
       onMessage(data);
     };
     try {

@@ -149,7 +149,7 @@ export class PythonClient {
         this.afterRun(message.reasons);
         break;
       case "failed":
-        this.fail(message.error);
+        this.fail(message.error, message.starting === true);
         break;
     }
   }
@@ -250,9 +250,10 @@ export class PythonClient {
     this.start();
   }
 
-  fail(error) {
-    // The worker is unusable (boot failed, or Pyodide died): report it and start afresh.
-    const wasReady = this.ready;
+  /** The worker is unusable (its start failed, or Pyodide died): report it and start afresh if it had been ready. */
+  fail(error, starting = false) {
+    const wasReady = this.ready && !starting; // `starting`: its guards, which start just after "ready", could not
+    this.ready &&= wasReady;
     this.interpreter.terminate();
     this.interpreter.whenSettled?.();
     if (this.pending) {

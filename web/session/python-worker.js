@@ -136,9 +136,16 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   post({ type: "ready", python, interruptible: Boolean(buffer), start: start.from, packed: start.packed,
     kept: start.kept, compiled: start.compiled, timings });
   // The guards start in the task that says "ready", with nothing awaited in between: no program can run
-  // before them, and a Run that comes meanwhile waits for this task (about 50 ms, less than a reader takes to
-  // press Run once the page says it is ready).
-  guard();
+  // before them, and a Run that comes meanwhile (one pressed while Python loaded is sent on "ready") waits for
+  // this task, about 50 ms. Guards that cannot start are a failed start, as before "ready": the page offers
+  // Retry rather than starting Python again and again.
+  try {
+    guard();
+  } catch (error) {
+    post({ type: "failed", error: describe(error), starting: true });
+    self.close();
+    return;
+  }
   reached = null; // what the worker itself did to start Python is not a run's
   warmUp(Number(warmUpRounds) || 0);
 }
