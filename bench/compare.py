@@ -126,32 +126,19 @@ def figure(name, measure):
         return None
 
 
-# Registered before the page's own scripts: Run clicked in the first task after the page marks python-ready
-# (a PerformanceObserver's callback), to the first node of its graph. window.atReady: {ready, clicked, graph},
-# ms after navigation.
-AT_READY = """window.atReady = new Promise((resolve) => {
-  const press = (ready) => {
-    const output = document.querySelector('[data-testid=output]');
-    const before = output.querySelectorAll('section.run').length;
-    const clicked = performance.now();
-    const observer = new MutationObserver(() => {
-      const runs = output.querySelectorAll('section.run');
-      if (runs.length > before && runs[runs.length - 1].querySelector('svg g.node')) {
-        observer.disconnect();
-        resolve({ ready, clicked, graph: performance.now() });
-      }
-    });
-    observer.observe(output, { childList: true, subtree: true });
-    document.querySelector('[data-testid=run]').click();
-  };
-  new PerformanceObserver((list, observer) => {
+# Registered before the page's own scripts: harness.py's RUN_TO_GRAPH, called in the first task after the page
+# marks python-ready (a PerformanceObserver's callback). window.atReady: {ready, graph}, ms after navigation, or
+# null if no graph came.
+AT_READY = f"""window.atReady = new Promise((resolve) => {{
+  new PerformanceObserver((list, observer) => {{
     const mark = list.getEntries().find((entry) => entry.name === 'python-ready');
-    if (mark) {
+    if (mark) {{
       observer.disconnect();
-      press(mark.startTime);
-    }
-  }).observe({ type: 'mark' });
-});"""
+      ({RUN_TO_GRAPH})([[], {TIMEOUT}]).then(({{ ms, started }}) =>
+        resolve(ms === null ? null : {{ ready: mark.startTime, graph: started + ms }}));
+    }}
+  }}).observe({{ type: 'mark' }});
+}});"""
 
 
 def at_ready(browser, url):
@@ -161,9 +148,9 @@ def at_ready(browser, url):
         context.add_init_script(AT_READY)
         page = context.new_page()
         page.goto(url)
-        reply = page.evaluate(
-            f"Promise.race([window.atReady, new Promise((r, x) => setTimeout(() => x(new Error('no graph')), {TIMEOUT}))])"
-        )
+        reply = page.evaluate('window.atReady')
+        if reply is None:
+            raise TimeoutError('no graph')
         return reply['graph'] - reply['ready'], reply['graph']
     finally:
         context.close()

@@ -51,7 +51,8 @@ def test_a_worker_that_could_not_load_before_it_was_taken_is_said_and_retried(pa
 def test_a_run_sent_the_moment_python_is_ready_is_watched_like_any_other(page, site_url):
     # build.json is held until Run is pressed, so Python is surely still loading then; the page sends the run
     # with "ready", before the worker's guards have started. The run replaces print: the next needs a fresh
-    # Python. Had the run come before the guards, its change would be what they start from, and go unseen.
+    # Python, for that reason. Had the run come before the guards, it would have been refused (the worker is
+    # still "starting") or its change been what they start from: either way, not this reason.
     held = []
     page.route('**/build.json', lambda route: held.append(route))
     try:
