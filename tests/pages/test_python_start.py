@@ -13,16 +13,31 @@ pytestmark = pytest.mark.usefixtures('site')
 WORKER = 'session/python-worker.js'
 
 
+# Before the page's scripts: each Python worker the page constructs, with the stack that constructed it.
+RECORD_WORKERS = """window.pythonWorkers = [];
+window.Worker = class extends Worker {
+  constructor(url, options) {
+    super(url, options);
+    if (String(url).endsWith('python-worker.js')) window.pythonWorkers.push(new Error().stack);
+  }
+};"""
+
+
 def test_the_python_worker_starts_before_the_session_that_takes_it(page, site_url):
+    # One worker, constructed by python-worker-ahead.js (startAhead), which the session then takes: had the session
+    # started its own, it would have been constructed by startModuleWorker, after it, or beside it. (When its script
+    # is requested says nothing: the browser queues it behind the page's modules.)
+    tab = page.context.new_page()  # the lent tab keeps no init script
     requests = []
-    listen = lambda request: requests.append(request.url.removeprefix(site_url))  # noqa: E731
-    page.on('request', listen)
+    tab.on('request', lambda request: requests.append(request.url.removeprefix(site_url)))
     try:
-        open_playground(page, site_url)
+        tab.add_init_script(RECORD_WORKERS)
+        open_playground(tab, site_url)
+        stacks = tab.evaluate('window.pythonWorkers')
     finally:
-        page.remove_listener('request', listen)
+        tab.close()
     assert requests.count(WORKER) == 1, 'the session started a worker of its own beside the one started ahead'
-    assert requests.index(WORKER) < requests.index('session/interpreter.js'), requests
+    assert len(stacks) == 1 and 'startAhead' in stacks[0] and 'startModuleWorker' not in stacks[0], stacks
 
 
 def test_a_worker_that_could_not_load_before_it_was_taken_is_said_and_retried(page, site_url):
