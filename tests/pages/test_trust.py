@@ -270,6 +270,45 @@ def test_ordinary_runs_keep_their_python(playground):
         expect(section).not_to_contain_text(FRESH)
 
 
+MARKS_SINCE = """(since) => performance.getEntriesByType('mark').filter((m) => m.startTime >= since)
+  .filter((m) => ['graph-teaching-attached', 'python-check-asked', 'python-settled'].includes(m.name))
+  .map((m) => [m.name, m.detail])"""
+# The last run's verdict, or 'no verdict' if none came within 5 s (the check takes milliseconds).
+SETTLED_OR_NOT = """() => Promise.race([window.playground.session.python.settled.then(() => 'settled'),
+  new Promise((resolve) => setTimeout(() => resolve('no verdict'), 5000))])"""
+# 1,601 values: drawing them takes longer than the check after the run (~1 s against ~50 ms here).
+LONG_CHAIN = 'x = Value(1.0)\nfor i in range(400):\n    x = x * 1.0 + 0.0\nx.backward()\ndraw_dot(x)'
+
+
+def test_the_check_after_a_run_waits_until_its_output_is_shown(playground):
+    # The check (isolation.py, tens of milliseconds of Python) would take a processor from the drawing: the
+    # worker gives its verdict only once the cell has shown the run's graph and asked for it.
+    page = playground
+    assert page.evaluate(SETTLED_OR_NOT) == 'settled'  # the shared page's probe, run before the test
+    since = page.evaluate('performance.now()')
+    section = run_program(page, LONG_CHAIN)
+    expect(section.locator('svg g.node')).not_to_have_count(0)
+    assert page.evaluate(SETTLED_OR_NOT) == 'settled'
+    assert page.evaluate(MARKS_SINCE, since) == [
+        ['graph-teaching-attached', None],
+        ['python-check-asked', None],
+        ['python-settled', {'asked': True}],
+    ]
+
+
+def test_a_run_whose_output_no_cell_shows_still_gets_its_verdict(playground):
+    # A run that no cell shows (the shared page's probe; a page's env cells) is checked as it ends: neither it
+    # nor the run sent right after it waits for another Run to be pressed.
+    page = playground
+    statuses = page.evaluate("""async () => {
+      const session = window.playground.session;
+      const results = await Promise.all([session.run({ code: 'x = 1' }, () => {}), session.run({ code: 'y = 2' }, () => {})]);
+      return results.map((result) => result.status);
+    }""")
+    assert statuses == ['ok', 'ok']
+    assert page.evaluate(SETTLED_OR_NOT) == 'settled'
+
+
 FORGED_DONE = '''import js, time
 for i in range(1, 400):
     js.postMessage(js.JSON.parse('{"type": "done", "id": %d, "result": {"status": "ok"}}' % i))

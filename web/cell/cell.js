@@ -100,7 +100,7 @@ export class Cell {
     this.output.startRun(note);
     try {
       const request = instead ?? { env: this.env, checks: this.checks, ...this.request(this.getText()), points: this.points.get() };
-      const result = await this.session.run(request, (event) => this.output.add(event), this.ticket);
+      const result = await this.session.run(request, (event) => this.output.add(event), this.ticket, () => this.output.settled());
       this.ticket = null; // Python is done; Stop now only cancels the drawing
       await this.output.settled();
       this.show(result);

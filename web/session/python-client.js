@@ -139,13 +139,16 @@ export class PythonClient {
         break;
       case "done":
         performance.mark("run-python-done");
+        // The worker checks the run once its output is shown (its check would slow the drawing), at once if
+        // it shows none, or when the next run is sent.
+        interpreter.unchecked = true;
+        Promise.resolve(pending?.shown?.()).catch(ignore).then(() => this.check(interpreter));
         if (pending) this.settle().resolve(message.result);
-        clearTimeout(interpreter.settleTimer);
-        interpreter.settleTimer = setTimeout(() => {
-          if (interpreter === this.interpreter) this.afterRun(["did not give its verdict after the run"]);
-        }, SETTLE_TIMEOUT_MS);
         break;
       case "settled":
+        // Read by tests: `asked`, whether the page had asked for the check (python-worker.js checks at once only
+        // after a run that left work scheduled or reached out).
+        performance.mark("python-settled", { detail: { asked: !interpreter.unchecked } });
         this.afterRun(message.reasons);
         break;
       case "failed":
@@ -158,17 +161,32 @@ export class PythonClient {
    * Runs `code` in the named env (null: a fresh namespace), then `checks` if given. With `test`
    * ({hidden: [line numbers]}), `code` is an nbgrader test cell (playground_runtime.nbgrader_cells).
    * `points` ([[x1, x2, label], ...] or null) are the learner's own, for scalargrad.datasets.points().
+   * `shown`, if given, is called as the run ends and returns a promise that settles once the page has shown
+   * the run's output.
    */
-  run({ code, env = null, checks = null, test = null, points = null }, onEvent) {
+  run({ code, env = null, checks = null, test = null, points = null }, onEvent, shown = null) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
     clearTimeout(this.standbyTimer);
     const id = this.nextId++;
-    const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent }));
+    const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent, shown }));
     this.dispatch({ type: "run", id, code, env, checks, test, points }, onEvent);
     return result;
   }
 
+  /** Lets the worker check its last run now, if it has not yet. */
+  check(interpreter = this.interpreter) {
+    if (!interpreter?.unchecked || interpreter !== this.interpreter) return; // a replaced one is checked no more
+    interpreter.unchecked = false;
+    performance.mark("python-check-asked"); // read by tests: the worker checks no run before it is asked
+    interpreter.post({ type: "check" });
+    clearTimeout(interpreter.settleTimer);
+    interpreter.settleTimer = setTimeout(() => {
+      if (interpreter === this.interpreter) this.afterRun(["did not give its verdict after the run"]);
+    }, SETTLE_TIMEOUT_MS);
+  }
+
   async dispatch(message, onEvent) {
+    this.check();
     await this.settled; // the last run's interpreter may be replaced first
     if (!this.ready && this.pending?.id === message.id) await new Promise((resolve) => (this.pending.whenReady = resolve));
     if (this.pending?.id !== message.id) return; // stopped, or Python failed, while it waited
@@ -186,6 +204,7 @@ export class PythonClient {
   /** After each run the worker says whether the run reached outside its namespace; if so, it goes. */
   afterRun(reasons) {
     const interpreter = this.interpreter;
+    interpreter.unchecked = false;
     clearTimeout(interpreter.settleTimer);
     const all = [...new Set([interpreter.reached, ...reasons].filter(Boolean))].slice(0, 3);
     if (all.length) {

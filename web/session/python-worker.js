@@ -55,6 +55,7 @@ self.onmessage = ({ data }) => {
       roundsLeft = 0; // from now on, runs warm it up
       run(data);
     }
+    else if (data.type === "check") checkLastRun?.();
     else if (data.type === "reset") playground.reset(data.env);
     else if (hasOwn(fromPage, data.type)) fromPage[data.type].settle(data);
   };
@@ -339,7 +340,11 @@ function interruptible(on) {
   }
 }
 
+// The check after the last run, until the page asks for it (see run()).
+let checkLastRun = null;
+
 async function run({ id, code, env, checks, test, points }) {
+  checkLastRun?.(); // the page asks before it sends a run; this is only in case it did not
   if (reached !== null) {
     // Something reached out between runs (its message is on its way to the page): this Python runs no more.
     post({ type: "failed", id, error: `this Python was changed after its last run (it ${reached})` });
@@ -378,7 +383,18 @@ async function run({ id, code, env, checks, test, points }) {
       return;
     }
   }
-  // After "done", while the page draws: whether this interpreter may run the next program.
+  // Whether this interpreter may run the next program: checked once the page has shown the run's output, or
+  // when it sends the next run (its "check"), so that the check's tens of milliseconds of Python do not take a
+  // processor from the drawing. Nothing of the program's can run meanwhile: it left no callback scheduled (or it is
+  // checked at once), and the check itself collects the garbage that a finalizer would run in.
+  checkLastRun = () => {
+    checkLastRun = null;
+    checkRun(id, env);
+  };
+  if (scheduled > 0 || reached !== null) checkLastRun();
+}
+
+function checkRun(id, env) {
   const reasons = [];
   try {
     // Without a named env the namespace is gone: what the run defined must go with it, finalizers included.

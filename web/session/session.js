@@ -98,16 +98,17 @@ export class Session {
 
   /**
    * Runs {code, env, checks} once earlier runs are done and Python is ready; resolves with the result.
-   * `ticket` (from ticket()) lets the caller stop or cancel it. Rejects with PythonRestarted or RunCancelled.
+   * `ticket` (from ticket()) lets the caller stop or cancel it; `shown` returns a promise that settles once the
+   * page has shown the run's output (PythonClient.run). Rejects with PythonRestarted or RunCancelled.
    */
-  run(request, onEvent, ticket = this.ticket()) {
+  run(request, onEvent, ticket = this.ticket(), shown = null) {
     const turn = this.queue.then(async () => {
       await this.whenReady();
       if (ticket.cancelled) throw new RunCancelled();
       this.current = ticket;
       ticket.onStart();
       try {
-        return await this.python.run(request, onEvent);
+        return await this.python.run(request, onEvent, shown);
       } finally {
         this.current = null;
       }
