@@ -273,9 +273,9 @@ def test_ordinary_runs_keep_their_python(playground):
 MARKS_SINCE = """(since) => performance.getEntriesByType('mark').filter((m) => m.startTime >= since)
   .filter((m) => ['graph-teaching-attached', 'python-check-asked', 'python-settled'].includes(m.name))
   .map((m) => [m.name, m.detail])"""
-# The last run's verdict, or 'no verdict' if none came within 5 s (the check takes milliseconds).
+# The last run's verdict, or 'no verdict' if none came within 15 s (the check takes milliseconds).
 SETTLED_OR_NOT = """() => Promise.race([window.playground.session.python.settled.then(() => 'settled'),
-  new Promise((resolve) => setTimeout(() => resolve('no verdict'), 5000))])"""
+  new Promise((resolve) => setTimeout(() => resolve('no verdict'), 15000))])"""
 # 1,601 values: drawing them takes longer than the check after the run (~1 s against ~50 ms here).
 LONG_CHAIN = 'x = Value(1.0)\nfor i in range(400):\n    x = x * 1.0 + 0.0\nx.backward()\ndraw_dot(x)'
 
@@ -307,6 +307,64 @@ def test_a_run_whose_output_no_cell_shows_still_gets_its_verdict(playground):
     }""")
     assert statuses == ['ok', 'ok']
     assert page.evaluate(SETTLED_OR_NOT) == 'settled'
+
+
+def test_a_run_sent_while_the_last_output_is_still_shown_asks_for_its_check(playground):
+    # Another cell's Run while this one's output is still drawing (here: never drawn): the page asks for the
+    # last run's check before it sends the next, which would otherwise wait for a verdict that never comes.
+    page = playground
+    assert page.evaluate(SETTLED_OR_NOT) == 'settled'
+    found = page.evaluate("""async () => {
+      const session = window.playground.session;
+      const since = performance.now();
+      const first = session.run({ code: 'a = 1' }, () => {}, undefined, () => new Promise(() => {}));
+      const second = session.run({ code: 'b = 2' }, () => {});
+      const statuses = await Promise.race([Promise.all([first, second]).then((results) => results.map((r) => r.status)),
+        new Promise((resolve) => setTimeout(() => resolve('the second run never ran'), 15000))]);
+      const marks = performance.getEntriesByType('mark').filter((m) => m.startTime >= since)
+        .filter((m) => ['run-posted', 'python-check-asked', 'python-settled'].includes(m.name)).map((m) => [m.name, m.detail]);
+      return { statuses, marks: marks.slice(0, 4) };
+    }""")
+    assert found == {
+        'statuses': ['ok', 'ok'],
+        'marks': [
+            ['run-posted', None],
+            ['python-check-asked', None],
+            ['python-settled', {'asked': True}],
+            ['run-posted', None],
+        ],
+    }
+
+
+# A run that replaces the runtime's reset with one that puts the original back and forgets nothing.
+REPLACED_RESET = """import playground_runtime as p
+original = p.reset
+def keep(env):
+    p.reset = original
+p.reset = keep
+x = 1
+"""
+
+
+def test_a_reset_sent_before_the_check_cannot_run_what_the_run_replaced(playground):
+    # A reset (a notebook swapped, an env reset) may come while the last run's output is still drawing, before
+    # its check: the worker checks that run first, so the replaced reset never runs and the env is gone.
+    page = playground
+    assert page.evaluate(SETTLED_OR_NOT) == 'settled'
+    events = page.evaluate(
+        """async (code) => {
+      const session = window.playground.session;
+      await session.run({ code, env: 'kept' }, () => {}, undefined, () => new Promise(() => {}));
+      session.reset('kept');
+      const events = [];
+      await session.run({ code: 'print("x" in globals())', env: 'kept' }, (event) => events.push(event));
+      session.reset('kept'); // the fresh Python's env of that name, which the shared page must not keep
+      return events;
+    }""",
+        REPLACED_RESET,
+    )
+    assert [event['text'] for event in events if event['type'] == 'stdout'] == ['False\n']
+    assert any(FRESH in event.get('text', '') for event in events if event['type'] == 'notice')
 
 
 FORGED_DONE = '''import js, time

@@ -109,6 +109,7 @@ export class PythonClient {
     if (message.type === "reached") {
       interpreter.reached ??= message.reason; // the first way a run reached out: this worker will go
       if (interpreter === this.interpreter && !interpreter.whenSettled) this.afterRun([]); // between runs
+      else this.check(interpreter); // after "done": the worker checked at once, the 10 s count from now
       return;
     }
     if (interpreter !== this.interpreter) {
@@ -140,9 +141,10 @@ export class PythonClient {
       case "done":
         performance.mark("run-python-done");
         // The worker checks the run once its output is shown (its check would slow the drawing), at once if
-        // it shows none, or when the next run is sent.
-        interpreter.unchecked = true;
-        Promise.resolve(pending?.shown?.()).catch(ignore).then(() => this.check(interpreter));
+        // it shows none or reached out, or when the next run is sent.
+        interpreter.unchecked = message.id;
+        if (interpreter.reached) this.check(interpreter);
+        new Promise((resolve) => resolve(pending?.shown?.())).catch(ignore).then(() => this.check(interpreter, message.id));
         if (pending) this.settle().resolve(message.result);
         break;
       case "settled":
@@ -173,9 +175,10 @@ export class PythonClient {
     return result;
   }
 
-  /** Lets the worker check its last run now, if it has not yet. */
-  check(interpreter = this.interpreter) {
-    if (!interpreter?.unchecked || interpreter !== this.interpreter) return; // a replaced one is checked no more
+  /** Lets the worker check its last run now (or run `id`, if that is the last), if it has not yet. */
+  check(interpreter = this.interpreter, id = interpreter?.unchecked) {
+    if (!interpreter?.unchecked || interpreter.unchecked !== id) return;
+    if (interpreter !== this.interpreter) return; // a replaced one is checked no more
     interpreter.unchecked = false;
     performance.mark("python-check-asked"); // read by tests: the worker checks no run before it is asked
     interpreter.post({ type: "check" });

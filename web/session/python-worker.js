@@ -56,7 +56,10 @@ self.onmessage = ({ data }) => {
       run(data);
     }
     else if (data.type === "check") checkLastRun?.();
-    else if (data.type === "reset") playground.reset(data.env);
+    else if (data.type === "reset") {
+      // A reset runs the runtime's code, which the last run may have replaced: that run is checked first.
+      if ((checkLastRun?.() ?? true) && reached === null) playground.reset(data.env);
+    }
     else if (hasOwn(fromPage, data.type)) fromPage[data.type].settle(data);
   };
   boot(data).catch((error) => post({ type: "failed", error: describe(error) }));
@@ -344,10 +347,10 @@ function interruptible(on) {
 let checkLastRun = null;
 
 async function run({ id, code, env, checks, test, points }) {
-  checkLastRun?.(); // the page asks before it sends a run; this is only in case it did not
-  if (reached !== null) {
+  const trusted = checkLastRun?.() ?? true; // the page asks before it sends a run; this is in case it did not
+  if (reached !== null || !trusted) {
     // Something reached out between runs (its message is on its way to the page): this Python runs no more.
-    post({ type: "failed", id, error: `this Python was changed after its last run (it ${reached})` });
+    post({ type: "failed", id, error: `this Python was changed after its last run (it ${reached ?? "changed what later runs see"})` });
     self.close();
     return;
   }
@@ -384,16 +387,17 @@ async function run({ id, code, env, checks, test, points }) {
     }
   }
   // Whether this interpreter may run the next program: checked once the page has shown the run's output, or
-  // when it sends the next run (its "check"), so that the check's tens of milliseconds of Python do not take a
-  // processor from the drawing. Nothing of the program's can run meanwhile: it left no callback scheduled (or it is
-  // checked at once), and the check itself collects the garbage that a finalizer would run in.
+  // when it sends the next run or a reset (its "check"), so that the check's tens of milliseconds of Python do not
+  // take a processor from the drawing. Nothing of the program's can run meanwhile: it left no callback
+  // scheduled (or it is checked at once), and a reset, which runs the runtime's code, checks it first.
   checkLastRun = () => {
     checkLastRun = null;
-    checkRun(id, env);
+    return checkRun(id, env);
   };
   if (scheduled > 0 || reached !== null) checkLastRun();
 }
 
+/** The check after run `id`; posts its verdict and returns whether this Python may run another program. */
 function checkRun(id, env) {
   const reasons = [];
   try {
@@ -411,7 +415,11 @@ function checkRun(id, env) {
   post({ type: "settled", id, reasons });
   // This worker has run its last program: close it now, discarding the tasks the run queued (a timer, a
   // promise's callback), rather than one message later, when the page terminates it.
-  if (reasons.length || reached !== null) self.close();
+  if (reasons.length || reached !== null) {
+    self.close();
+    return false;
+  }
+  return true;
 }
 
 /**
