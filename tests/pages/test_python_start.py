@@ -1,11 +1,12 @@
 """The main page starts its Python worker ahead of its own modules (hosts/python-worker-ahead.js), and the
 page's session takes that worker: one worker, started early, and a failure to load it is said as any other.
-The worker's guards start just after it says "ready" (python-worker.js): a Run sent at once is still watched."""
+The worker's guards start just after it says "ready" (python-worker.js): a Run sent at once is still watched,
+and goes before the worker's warm-up."""
 
 import pytest
 from playwright.sync_api import expect
 
-from support import STARTUP_TIMEOUT_MS
+from support import STARTUP_TIMEOUT_MS, wait_until
 from support.pages import open_playground, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
@@ -63,16 +64,17 @@ def test_a_worker_that_could_not_load_before_it_was_taken_is_said_and_retried(pa
     expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
 
 
-def test_a_run_sent_the_moment_python_is_ready_is_watched_like_any_other(page, site_url):
-    # build.json is held until Run is pressed, so Python is surely still loading then; the page sends the run
-    # with "ready", before the worker's guards have started. The run replaces print: the next needs a fresh
-    # Python, for that reason. Had the run come before the guards, it would have been refused (the worker is
-    # still "starting") or its change been what they start from: either way, not this reason.
+def press_run_while_python_loads(page, site_url, code, before=lambda page: None):
+    """Opens the page with build.json held, so that Python is surely still loading when Run is pressed: the page
+    sends the run with "ready", while the worker starts its guards. `before(page)` runs once the page's session
+    is up, before Python loads. Returns once the run has ended and Python is ready."""
     held = []
     page.route('**/build.json', lambda route: held.append(route))
     try:
         page.goto(site_url)
-        type_program(page, 'import builtins\nbuiltins.print = lambda *args, **kwargs: None\n')
+        wait_until(page, 'Boolean(window.playground?.session)')
+        before(page)
+        type_program(page, code)
         status = page.get_by_test_id('status')
         expect(status).to_have_attribute('data-state', 'loading')
         page.get_by_test_id('run').click()
@@ -84,11 +86,35 @@ def test_a_run_sent_the_moment_python_is_ready_is_watched_like_any_other(page, s
         page.unroute('**/build.json')
     expect(page.get_by_test_id('output').locator('section.run')).to_have_count(1, timeout=STARTUP_TIMEOUT_MS)
     expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+
+
+def test_a_run_sent_the_moment_python_is_ready_is_watched_like_any_other(page, site_url):
+    # The run replaces print: the next needs a fresh Python, for that reason. Had the run come before the
+    # guards, it would have been refused (the worker is still "starting") or its change been what they start
+    # from: either way, not this reason.
+    press_run_while_python_loads(page, site_url, 'import builtins\nbuiltins.print = lambda *args, **kwargs: None\n')
     type_program(page, 'print("printed")\n')
     section = run(page)
     expect(section.locator('.notice')).to_contain_text('A fresh Python runs this program')
     expect(section.locator('.notice')).to_contain_text('changed the module builtins')
     expect(section.locator('pre.stdout')).to_have_text('printed\n')
+
+
+WATCH_WARM_UP = """() => { window.warmedUpAt = null;
+  window.playground.session.warmUp.events.then(() => (window.warmedUpAt = performance.now())); }"""
+
+
+def test_a_run_sent_the_moment_python_is_ready_goes_before_the_warm_up(page, site_url):
+    # The worker's warm-up program (and its check) would make a Run pressed while Python loaded wait: the run
+    # goes first, and no warm-up follows it (the run warmed Python itself). Had the warm-up run first, its
+    # events would have reached the page before the run's done.
+    press_run_while_python_loads(page, site_url, 'print("first")\n', before=lambda page: page.evaluate(WATCH_WARM_UP))
+    section = page.get_by_test_id('output').locator('section.run')
+    expect(section.locator('pre.stdout')).to_have_text('first\n')
+    found = page.evaluate("""() => ({ warmedUpAt: window.warmedUpAt,
+      done: performance.getEntriesByName('run-python-done')[0]?.startTime ?? null })""")
+    assert found['done'] is not None
+    assert found['warmedUpAt'] is None, found
 
 
 def without_guards(route):

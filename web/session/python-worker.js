@@ -52,6 +52,7 @@ self.onmessage = ({ data }) => {
   send = port.postMessage.bind(port);
   port.onmessage = ({ data }) => {
     if (data.type === "run") {
+      hasRun = true;
       roundsLeft = 0; // from now on, runs warm it up
       run(data);
     }
@@ -151,7 +152,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
     return;
   }
   reached = null; // what the worker itself did to start Python is not a run's
-  warmUp(Number(warmUpRounds) || 0);
+  setTimeout(() => warmUp(Number(warmUpRounds) || 0), 0);
 }
 
 /** What notices a run that reaches outside its namespace (playground_runtime.isolation, and JavaScript's side). */
@@ -164,14 +165,18 @@ function guard() {
 }
 
 // A restored Python's first runs are slower than later ones: playground_runtime.warm_up says why, and what
-// runs unseen about it. Its first program runs in the same task as "ready", and its events go to the page,
-// which rehearses showing them (output-list.js); the second runs as many times after it as the page asks
-// (init's warmUpRounds), each in a task of its own WARM_UP_EVERY_MS apart, until a run comes (a run is never
-// made to wait for more than one round). Each round gets the after-run check of any run.
+// runs unseen about it. Its first program runs in the task after "ready"'s, unless a run came first (a Run
+// pressed while Python loaded, sent on "ready": it warms Python itself, and waiting for the warm-up and its
+// check cost it 70 ms); its events go to the page, which rehearses showing them (output-list.js). The second
+// runs as many times after it as the page asks (init's warmUpRounds), each in a task of its own
+// WARM_UP_EVERY_MS apart, until a run comes (a run is never made to wait for more than one round). Each
+// round gets the after-run check of any run.
 const WARM_UP_EVERY_MS = 200;
 let roundsLeft = 0;
+let hasRun = false;
 
 function warmUp(rounds) {
+  if (hasRun) return;
   const events = [];
   if (!warmUpWith(playground.warm_up.FIRST, (text) => events.push(JSON.parse(text)))) return;
   post({ type: "warmed-up", events });

@@ -26,8 +26,8 @@ export class Session {
     this.readyWaiters = [];
     // The events of Python's warm-up program, once per page: an output list rehearses showing them unseen,
     // while no run has been asked for (an article's first Run starts Python: a rehearsal would only slow it).
-    // The worker posts "ready" and "warmed-up" in one task, so a Run that waited for Python is asked for, in
-    // the microtasks after "ready", before "warmed-up" is read.
+    // The worker posts "warmed-up" in a task after "ready"'s (none if a run came first), so a Run that waited
+    // for Python is asked for, in the microtasks after "ready", before "warmed-up" is read.
     let resolveEvents;
     this.warmUp = { events: new Promise((resolve) => (resolveEvents = resolve)), wanted: () => !this.python.hasRun };
     this.python.connect({
