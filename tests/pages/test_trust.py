@@ -270,9 +270,9 @@ def test_ordinary_runs_keep_their_python(playground):
         expect(section).not_to_contain_text(FRESH)
 
 
-MARKS_SINCE = """(since) => performance.getEntriesByType('mark').filter((m) => m.startTime >= since)
-  .filter((m) => ['graph-teaching-attached', 'python-check-asked', 'python-settled'].includes(m.name))
-  .map((m) => [m.name, m.detail])"""
+# [name, detail] of each mark named in `names`, from `since` on.
+MARKS_SINCE = """([since, names]) => performance.getEntriesByType('mark')
+  .filter((m) => m.startTime >= since && names.includes(m.name)).map((m) => [m.name, m.detail])"""
 # The last run's verdict, or 'no verdict' if none came within 15 s (the check takes milliseconds).
 SETTLED_OR_NOT = """() => Promise.race([window.playground.session.python.settled.then(() => 'settled'),
   new Promise((resolve) => setTimeout(() => resolve('no verdict'), 15000))])"""
@@ -289,7 +289,7 @@ def test_the_check_after_a_run_waits_until_its_output_is_shown(playground):
     section = run_program(page, LONG_CHAIN)
     expect(section.locator('svg g.node')).not_to_have_count(0)
     assert page.evaluate(SETTLED_OR_NOT) == 'settled'
-    assert page.evaluate(MARKS_SINCE, since) == [
+    assert page.evaluate(MARKS_SINCE, [since, ['graph-teaching-attached', 'python-check-asked', 'python-settled']]) == [
         ['graph-teaching-attached', None],
         ['python-check-asked', None],
         ['python-settled', {'asked': True}],
@@ -314,26 +314,21 @@ def test_a_run_sent_while_the_last_output_is_still_shown_asks_for_its_check(play
     # last run's check before it sends the next, which would otherwise wait for a verdict that never comes.
     page = playground
     assert page.evaluate(SETTLED_OR_NOT) == 'settled'
-    found = page.evaluate("""async () => {
+    since = page.evaluate('performance.now()')
+    statuses = page.evaluate("""async () => {
       const session = window.playground.session;
-      const since = performance.now();
       const first = session.run({ code: 'a = 1' }, () => {}, undefined, () => new Promise(() => {}));
       const second = session.run({ code: 'b = 2' }, () => {});
-      const statuses = await Promise.race([Promise.all([first, second]).then((results) => results.map((r) => r.status)),
+      return Promise.race([Promise.all([first, second]).then((results) => results.map((r) => r.status)),
         new Promise((resolve) => setTimeout(() => resolve('the second run never ran'), 15000))]);
-      const marks = performance.getEntriesByType('mark').filter((m) => m.startTime >= since)
-        .filter((m) => ['run-posted', 'python-check-asked', 'python-settled'].includes(m.name)).map((m) => [m.name, m.detail]);
-      return { statuses, marks: marks.slice(0, 4) };
     }""")
-    assert found == {
-        'statuses': ['ok', 'ok'],
-        'marks': [
-            ['run-posted', None],
-            ['python-check-asked', None],
-            ['python-settled', {'asked': True}],
-            ['run-posted', None],
-        ],
-    }
+    assert statuses == ['ok', 'ok']
+    assert page.evaluate(MARKS_SINCE, [since, ['run-posted', 'python-check-asked', 'python-settled']])[:4] == [
+        ['run-posted', None],
+        ['python-check-asked', None],
+        ['python-settled', {'asked': True}],
+        ['run-posted', None],
+    ]
 
 
 # A run that replaces the runtime's reset with one that puts the original back and forgets nothing.

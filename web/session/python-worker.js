@@ -165,7 +165,7 @@ function guard() {
 }
 
 // A restored Python's first runs are slower than later ones: playground_runtime.warm_up says why, and what
-// runs unseen about it. Its first program runs in the task after "ready"'s, unless a run came first (a Run
+// runs unseen about it. Its first program runs in a later task than "ready"'s, unless a run came first (a Run
 // pressed while Python loaded, sent on "ready": it warms Python itself, and waiting for the warm-up and its
 // check cost it 70 ms); its events go to the page, which rehearses showing them (output-list.js). The second
 // runs as many times after it as the page asks (init's warmUpRounds), each in a task of its own
