@@ -116,13 +116,15 @@ def test_files_planted_in_the_cache_are_never_served(page, context, plain_site_u
     """A program's own worker ends with a run that used `js` (tests/test_trust.py), so the planting here is
     done by script in the page itself, as anything else on the origin could do."""
     controlled(first_visit(page, plain_site_url))
-    page.evaluate(PLANT_FROM_PAGE, ['/hosts/main.js', "document.title = 'planted'"])
+    page.evaluate(PLANT_FROM_PAGE, ['/hosts/playground-page.bundle.js', "document.title = 'planted'"])
     page.evaluate(PLANT_FROM_PAGE, ['/index.html', '<title>planted</title><p>planted</p>'])
     assert 'planted' in page.evaluate(CACHED_TEXT, '/index.html')
 
     controlled(page)
     assert page.title() == 'Backprop Playground'
-    assert 'planted' not in page.evaluate(CACHED_TEXT, '/hosts/main.js'), 'the verified copy was not put back'
+    assert 'planted' not in page.evaluate(CACHED_TEXT, '/hosts/playground-page.bundle.js'), (
+        'the verified copy was not put back'
+    )
     type_program(page, 'print("built files")\n')
     expect(run(page).locator('pre.stdout')).to_have_text('built files\n')
 

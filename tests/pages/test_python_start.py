@@ -1,5 +1,5 @@
-"""The main page starts its Python worker ahead of its own modules (hosts/python-worker-ahead.js), and the
-page's session takes that worker: one worker, started early, and a failure to load it is said as any other.
+"""The main page's modules come as one file (hosts/playground-page.bundle.js), whose session starts the Python
+worker: one worker, started once that file has come, and a failure to load it is said as any other.
 The worker's guards start just after it says "ready" (python-worker.js): a Run sent at once is still watched,
 and goes before the worker's warm-up."""
 
@@ -14,52 +14,46 @@ pytestmark = pytest.mark.usefixtures('site')
 WORKER = 'session/python-worker.js'
 
 
-# Before the page's scripts: each Python worker the page constructs, with the stack that constructed it.
-RECORD_WORKERS = """window.pythonWorkers = [];
+# Before the page's scripts: each Python worker the page constructs.
+RECORD_WORKERS = """window.pythonWorkers = 0;
 window.Worker = class extends Worker {
   constructor(url, options) {
     super(url, options);
-    if (String(url).endsWith('python-worker.js')) window.pythonWorkers.push(new Error().stack);
+    if (String(url).endsWith('python-worker.js')) window.pythonWorkers += 1;
   }
 };"""
 
 
-def test_the_python_worker_starts_before_the_session_that_takes_it(page, site_url):
-    # One worker, constructed by python-worker-ahead.js (startAhead), which the session then takes: had the session
-    # started its own, it would have been constructed by startModuleWorker, after it, or beside it. (When its script
-    # is requested says nothing: the browser queues it behind the page's modules.)
+def test_the_page_starts_one_python_worker_from_its_one_script(page, site_url):
+    # The main page's modules come as one bundle, whose session starts the worker as it runs: no other module
+    # of the page's is requested before the worker's script, and no second worker is started beside it.
     tab = page.context.new_page()  # the lent tab keeps no init script
     requests = []
     tab.on('request', lambda request: requests.append(request.url.removeprefix(site_url)))
     try:
         tab.add_init_script(RECORD_WORKERS)
         open_playground(tab, site_url)
-        stacks = tab.evaluate('window.pythonWorkers')
+        workers = tab.evaluate('window.pythonWorkers')
     finally:
         tab.close()
-    assert requests.count(WORKER) == 1, 'the session started a worker of its own beside the one started ahead'
-    assert len(stacks) == 1 and 'startAhead' in stacks[0] and 'startModuleWorker' not in stacks[0], stacks
+    assert requests.count(WORKER) == 1 and workers == 1, (requests, workers)
+    scripts = [url for url in requests[: requests.index(WORKER)] if url.endswith('.js')]
+    assert 'hosts/playground-page.bundle.js' in scripts, scripts
+    assert set(scripts) <= {'offline/file-warning.js', 'cell/editor.bundle.js', 'hosts/playground-page.bundle.js'}, (
+        scripts
+    )
 
 
-def test_a_worker_that_could_not_load_before_it_was_taken_is_said_and_retried(page, site_url):
-    # The session's modules wait until the worker's script has failed and the page has had time to hear it:
-    # its error comes before the session takes the worker.
-    held = []
-    page.route('**/hosts/start-python.js', lambda route: held.append(route))
+def test_a_worker_that_could_not_load_is_said_and_retried(page, site_url):
     page.route(f"**/{WORKER}", lambda route: route.abort())
     try:
         with page.expect_event('requestfailed', lambda request: request.url.endswith(WORKER)):
             page.goto(site_url, wait_until='commit')
-        while not held:
-            page.wait_for_timeout(10)
-        page.evaluate('new Promise((resolve) => setTimeout(resolve, 200))')
-        held[0].continue_()
         status = page.get_by_test_id('status')
         expect(status).to_have_attribute('data-state', 'error', timeout=STARTUP_TIMEOUT_MS)
         expect(status).to_contain_text('Python could not start')
     finally:
         page.unroute(f"**/{WORKER}")
-        page.unroute('**/hosts/start-python.js')
     page.get_by_test_id('retry').click()
     expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
 

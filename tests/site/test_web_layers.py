@@ -120,3 +120,36 @@ def test_a_top_level_await_is_found_however_it_is_written(tmp_path):
     }.items():
         (tmp_path / path).write_text(text)
     assert awaiting_modules('w.js', tmp_path) == ['a.js', 'c.js', 'd.js']
+
+
+# A URL made from the module's own (new URL("./…", import.meta.url)), or a module import()ed, by a path that
+# stays in the module's folder.
+FOLDER_RELATIVE = re.compile(
+    r'''(?:\bnew\s+URL\(\s*["'`]\./[^"'`]*["'`]\s*,\s*import\.meta\.url|\bimport\(\s*["'`]\./)'''
+)
+
+
+def folder_relative_urls(web):
+    return sorted(
+        path.relative_to(web).as_posix()
+        for path in web.rglob('*.js')
+        if layer_of(path, web) not in (PAGES, 'vendor') and FOLDER_RELATIVE.search(path.read_text())
+    )
+
+
+def test_a_module_names_its_sites_files_from_the_sites_root_one_folder_up():
+    """hosts/playground-page.bundle.js holds modules of every folder: "../session/python-worker.js" resolves from
+    it as from session/, "./python-worker.js" would not (docs/development.md, "Building")."""
+    assert folder_relative_urls(WEB) == []
+
+
+def test_a_url_that_stays_in_its_folder_is_found(tmp_path):
+    (tmp_path / 'session').mkdir()
+    for name, text in {
+        'a.js': 'const w = new URL("./worker.js", import.meta.url);\n',
+        'b.js': "const m = () => import('./editor.bundle.js');\n",
+        'c.js': 'const w = new URL("../session/worker.js", import.meta.url);\nimport("../cell/x.js");\n',
+        'd.js': 'const s = new URL("./sw.js", SITE);\n',
+    }.items():
+        (tmp_path / 'session' / name).write_text(text)
+    assert folder_relative_urls(tmp_path) == ['session/a.js', 'session/b.js']

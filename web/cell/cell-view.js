@@ -4,7 +4,7 @@ import { button, element } from "../dom/element.js";
 import { matchLocale } from "../i18n/locale.js";
 import { locale, t } from "../i18n/messages.js";
 
-export const STYLESHEET = new URL("./cell.css", import.meta.url).href;
+export const STYLESHEET = new URL("../cell/cell.css", import.meta.url).href;
 
 /** A host element with an open shadow root holding the cell's stylesheet: the article's CSS stays out. */
 export function shadowHost(testid) {

@@ -9,7 +9,7 @@ import { RunCancelled } from "../session/session.js";
 import { t } from "../i18n/messages.js";
 import { editorLabel, editorPhrases } from "./editor-phrases.js";
 
-const editorModule = () => import("./editor.bundle.js");
+const editorModule = () => import("../cell/editor.bundle.js");
 
 export class Cell {
   /**

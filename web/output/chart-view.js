@@ -2,7 +2,7 @@
 // Observable Plot: the loss and accuracy by step, and a 2-D classifier's decision boundary.
 import { t } from "../i18n/messages.js";
 
-const plotModule = () => import("./plot.bundle.js");
+const plotModule = () => import("../output/plot.bundle.js");
 const pending = new WeakMap(); // target -> {latest: the data not drawn yet, done} (one redraw per frame)
 const WIDTH = 360;
 const HEIGHT = 220;

@@ -10,7 +10,7 @@ import { t } from "../i18n/messages.js";
 
 const CONFIG = new URL("../classroom/config.json", import.meta.url);
 const STATEMENTS = new URL("../classroom/xapi/statements", import.meta.url);
-const STYLESHEET = new URL("./classroom.css", import.meta.url);
+const STYLESHEET = new URL("../room/classroom.css", import.meta.url);
 const ROOM_PAGE = new URL("../room.html", import.meta.url).href; // what the teacher hands out
 const NAME = "backprop-playground:classroom:name";
 const KEY = "backprop-playground:classroom:key";

@@ -21,7 +21,7 @@ export class GraphRenderer {
    */
   warmUp() {
     if (this.worker) return;
-    this.worker = startModuleWorker(new URL("./render-worker.js", import.meta.url));
+    this.worker = startModuleWorker(new URL("../session/render-worker.js", import.meta.url));
     this.worker.onmessage = ({ data }) => {
       const request = this.pending.get(data.id);
       this.pending.delete(data.id);

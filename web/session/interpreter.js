@@ -36,7 +36,7 @@ export class Interpreter {
       onMessage(data);
     };
     try {
-      this.worker = startModuleWorker(new URL("./python-worker.js", import.meta.url));
+      this.worker = startModuleWorker(new URL("../session/python-worker.js", import.meta.url));
     } catch (error) {
       queueMicrotask(() => onMessage({ type: "failed", error: describeStartError(error) }));
       return;

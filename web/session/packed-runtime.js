@@ -145,7 +145,7 @@ export async function unpackRuntime(url, info, packed) {
   const { decoder, parts, size } = info.packed;
   let worker;
   try {
-    worker = startModuleWorker(new URL("./unpack-worker.bundle.js", import.meta.url));
+    worker = startModuleWorker(new URL("../session/unpack-worker.bundle.js", import.meta.url));
     const buffers = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the decoder said nothing for ${UNPACK_MS / 1000} s`)), UNPACK_MS);
       worker.onmessage = ({ data }) => {
