@@ -254,7 +254,8 @@ async function startPython(url, info, precached, fetched) {
   const started = await withPackedFiles(new Set(parts.map(({ path }) => url(path))), files, fetched, () =>
     withCompiledRuntime(compiled, handOver, async () => {
       try {
-        if (await snapshot) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
+        // The snapshot as a promise: loadPyodide fetches the wasm and the standard library while its pieces come.
+        if (memory) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
       } catch {
         // fall through to the plain boot
       }
