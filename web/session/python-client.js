@@ -103,6 +103,9 @@ export class PythonClient {
     if (message.type === "progress") interpreter.progress = message;
     if (message.type === "ready") {
       interpreter.readyMessage = message;
+      // After the runs that waited for this Python, which are sent in the microtasks after "ready": on the same
+      // port, they come first, and the worker then skips its warm-up.
+      setTimeout(() => interpreter.post({ type: "warm-up" }), 0);
       // Read by tests: a restart is instant, and starts from the page's copy of the runtime (kept) or the packed one.
       if (interpreter === this.standby) performance.mark("python-standby-ready", { detail: { kept: message.kept, packed: message.packed, compiled: message.compiled } });
     }

@@ -57,6 +57,7 @@ self.onmessage = ({ data }) => {
       run(data);
     }
     else if (data.type === "check") checkLastRun?.();
+    else if (data.type === "warm-up") warmUp();
     else if (data.type === "reset") {
       // A reset runs the runtime's code, which the last run may have replaced: that run is checked first.
       if ((checkLastRun?.() ?? true) && reached === null) playground.reset(data.env);
@@ -152,7 +153,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
     return;
   }
   reached = null; // what the worker itself did to start Python is not a run's
-  setTimeout(() => warmUp(Number(warmUpRounds) || 0), 0);
+  warmUpRoundsAsked = Number(warmUpRounds) || 0;
 }
 
 /** What notices a run that reaches outside its namespace (playground_runtime.isolation, and JavaScript's side). */
@@ -165,18 +166,21 @@ function guard() {
 }
 
 // A restored Python's first runs are slower than later ones: playground_runtime.warm_up says why, and what
-// runs unseen about it. Its first program runs in a later task than "ready"'s, unless a run came first (a Run
-// pressed while Python loaded, sent on "ready": it warms Python itself, and waiting for the warm-up and its
-// check cost it 70 ms); its events go to the page, which rehearses showing them (output-list.js). The second
-// runs as many times after it as the page asks (init's warmUpRounds), each in a task of its own
-// WARM_UP_EVERY_MS apart, until a run comes (a run is never made to wait for more than one round). Each
-// round gets the after-run check of any run.
+// runs unseen about it. Its first program runs when the page asks ("warm-up", which the page posts a task
+// after it heard "ready"), unless a run came first: a Run pressed while Python loaded is sent on "ready", so
+// it comes first on the same port, and warms Python itself (waiting for the warm-up and its check cost it
+// 70 ms). Its events go to the page, which rehearses showing them (output-list.js). The second runs as many
+// times after it as init's warmUpRounds say, each in a task of its own WARM_UP_EVERY_MS apart, until a run
+// comes (a run is never made to wait for more than one round). Each round gets the after-run check of any run.
 const WARM_UP_EVERY_MS = 200;
+let warmUpRoundsAsked = null; // set once the guards are up: no warm-up before
 let roundsLeft = 0;
 let hasRun = false;
 
-function warmUp(rounds) {
-  if (hasRun) return;
+function warmUp() {
+  const rounds = warmUpRoundsAsked;
+  warmUpRoundsAsked = null; // once
+  if (hasRun || rounds === null || reached !== null) return;
   const events = [];
   if (!warmUpWith(playground.warm_up.FIRST, (text) => events.push(JSON.parse(text)))) return;
   post({ type: "warmed-up", events });

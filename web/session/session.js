@@ -26,8 +26,9 @@ export class Session {
     this.readyWaiters = [];
     // The events of Python's warm-up program, once per page: an output list rehearses showing them unseen,
     // while no run has been asked for (an article's first Run starts Python: a rehearsal would only slow it).
-    // The worker posts "warmed-up" in a task after "ready"'s (none if a run came first), so a Run that waited
-    // for Python is asked for, in the microtasks after "ready", before "warmed-up" is read.
+    // The page asks the worker for its warm-up in a task after "ready"'s (python-client.js), and the worker posts
+    // no "warmed-up" once a run came first: a Run that waited for Python is asked for, in the microtasks after
+    // "ready", before any "warmed-up" is read.
     let resolveEvents;
     this.warmUp = { events: new Promise((resolve) => (resolveEvents = resolve)), wanted: () => !this.python.hasRun };
     this.python.connect({
