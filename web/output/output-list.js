@@ -29,7 +29,8 @@ const REHEARSALS = 2;
  * would only delay it.
  */
 function rehearse(root, renderer, warmUp) {
-  if (!warmUp) return;
+  // Once a run was asked for, the worker posts no warm-up: its events never come, and nothing waits for them.
+  if (!warmUp || rehearsed || !warmUp.wanted()) return;
   warmUp.events
     .then(async (events) => {
       if (rehearsed || !root.isConnected || !warmUp.wanted()) return;
