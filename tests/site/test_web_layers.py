@@ -122,10 +122,12 @@ def test_a_top_level_await_is_found_however_it_is_written(tmp_path):
     assert awaiting_modules('w.js', tmp_path) == ['a.js', 'c.js', 'd.js']
 
 
-# A URL made from the module's own (new URL("./…", import.meta.url)), or a module import()ed, by a path that
-# stays in the module's folder.
+# A URL made from the module's own (new URL(…, import.meta.url), import.meta.resolve(…)), a module import()ed,
+# or a bundle imported (esbuild leaves *.bundle.js as written), by a path that does not begin with "..".
 FOLDER_RELATIVE = re.compile(
-    r'''(?:\bnew\s+URL\(\s*["'`]\./[^"'`]*["'`]\s*,\s*import\.meta\.url|\bimport\(\s*["'`]\./)'''
+    r'''\bnew\s+URL\(\s*["'`](?!\.\.)[^"'`]*["'`]\s*,\s*import\.meta\.url'''
+    r'''|\bimport(?:\.meta\.resolve)?\s*\(\s*["'`](?!\.\.)'''
+    r'''|\bfrom\s*["'`](?!\.\.)[^"'`]*\.bundle\.js["'`]'''
 )
 
 
@@ -150,6 +152,11 @@ def test_a_url_that_stays_in_its_folder_is_found(tmp_path):
         'b.js': "const m = () => import('./editor.bundle.js');\n",
         'c.js': 'const w = new URL("../session/worker.js", import.meta.url);\nimport("../cell/x.js");\n',
         'd.js': 'const s = new URL("./sw.js", SITE);\n',
+        'e.js': 'const s = new URL("cell.css", import.meta.url);\n',
+        'f.js': 'const m = import.meta.resolve("./x.js");\n',
+        'g.js': 'import { a } from "./editor.bundle.js";\n',
+        'h.js': 'const m = () => import ("./x.js");\nconst b = new URL(`..`, import.meta.url);\n',
+        'i.js': 'import { a } from "./local.js";\nimport { b } from "../cell/editor.bundle.js";\n',
     }.items():
         (tmp_path / 'session' / name).write_text(text)
-    assert folder_relative_urls(tmp_path) == ['session/a.js', 'session/b.js']
+    assert folder_relative_urls(tmp_path) == [f"session/{name}.js" for name in 'abefgh']

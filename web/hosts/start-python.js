@@ -1,5 +1,5 @@
-// Starts the page's Python as early as possible: before main.js, whose imports (the editor bundle)
-// would otherwise delay Pyodide's download.
+// Starts the page's Python as early as possible: before main.js's own code (the editor, the examples)
+// runs, so that Pyodide's download starts first.
 import { Session } from "../session/session.js";
 
 export const session = new Session();

@@ -29,7 +29,7 @@ const REHEARSALS = 2;
  * would only delay it.
  */
 function rehearse(root, renderer, warmUp) {
-  // Once a run was asked for, the worker posts no warm-up: its events never come, and nothing waits for them.
+  // Once a run was asked for, a rehearsal would only delay the next (and the worker may post no warm-up at all).
   if (!warmUp || rehearsed || !warmUp.wanted()) return;
   warmUp.events
     .then(async (events) => {

@@ -31,6 +31,7 @@ const SIGINT = 2;
 // A Python that will run the reader's next program warms up again while it waits (python-worker.js); the standby
 // does not: its rounds would share the processor with the reader's Runs on the Python in use.
 const WARM_UP_ROUNDS = 3;
+const WARM_UP_ASKED_AFTER_MS = 100;
 
 const ignore = () => {};
 
@@ -103,9 +104,9 @@ export class PythonClient {
     if (message.type === "progress") interpreter.progress = message;
     if (message.type === "ready") {
       interpreter.readyMessage = message;
-      // After the runs that waited for this Python, which are sent in the microtasks after "ready": on the same
-      // port, they come first, and the worker then skips its warm-up.
-      setTimeout(() => interpreter.post({ type: "warm-up" }), 0);
+      // After the runs that waited for this Python, sent in the microtasks after "ready", and a Run pressed just
+      // after it: on the same port, they come first, and the worker then skips its warm-up.
+      setTimeout(() => interpreter.post({ type: "warm-up" }), WARM_UP_ASKED_AFTER_MS);
       // Read by tests: a restart is instant, and starts from the page's copy of the runtime (kept) or the packed one.
       if (interpreter === this.standby) performance.mark("python-standby-ready", { detail: { kept: message.kept, packed: message.packed, compiled: message.compiled } });
     }

@@ -166,7 +166,7 @@ function guard() {
 }
 
 // A restored Python's first runs are slower than later ones: playground_runtime.warm_up says why, and what
-// runs unseen about it. Its first program runs when the page asks ("warm-up", which the page posts a task
+// runs unseen about it. Its first program runs when the page asks ("warm-up", which the page posts 100 ms
 // after it heard "ready"), unless a run came first: a Run pressed while Python loaded is sent on "ready", so
 // it comes first on the same port, and warms Python itself (waiting for the warm-up and its check cost it
 // 70 ms). Its events go to the page, which rehearses showing them (output-list.js). The second runs as many

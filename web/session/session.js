@@ -26,7 +26,7 @@ export class Session {
     this.readyWaiters = [];
     // The events of Python's warm-up program, once per page: an output list rehearses showing them unseen,
     // while no run has been asked for (an article's first Run starts Python: a rehearsal would only slow it).
-    // The page asks the worker for its warm-up in a task after "ready"'s (python-client.js), and the worker posts
+    // The page asks the worker for its warm-up 100 ms after "ready" (python-client.js), and the worker posts
     // no "warmed-up" once a run came first: a Run that waited for Python is asked for, in the microtasks after
     // "ready", before any "warmed-up" is read.
     let resolveEvents;
