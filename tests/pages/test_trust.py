@@ -193,10 +193,9 @@ WARM_UP_ROUNDS = "performance.getEntriesByName('python-warm-up-round').length"
 
 def test_the_unseen_warm_up_leaves_nothing_for_the_first_run(page, site_url):
     # python-worker.js runs a small program of its own when the page asks, 100 ms after ready, and output-list.js
-    # shows its output unseen
-    # (a rehearsal of the first Run's output); then, while no run comes, the worker runs another program of
-    # playground_runtime.warm_up three times: none may show, leave a name behind, mark a run's stages, or cost
-    # the page its Python.
+    # shows its output unseen (a rehearsal of the first Run's output); then, while no run comes, the worker runs
+    # another program of playground_runtime.warm_up three times: none may show, leave a name behind, mark a
+    # run's stages, or cost the page its Python.
     page.add_init_script(WATCH_REHEARSALS)
     open_playground(page, site_url)
     wait_until(page, 'window.rehearsals.length > 0 && window.rehearsals.every((r) => r.removed)')
