@@ -15,22 +15,32 @@ pytestmark = pytest.mark.usefixtures('site')
 
 START = "performance.getEntriesByName('python-ready')[0].detail.start"
 
-# random's draw shows the seed; getsource and graphviz (not imported in the snapshot) need the wheels' files.
-PROBE = '''import random, inspect, graphviz, scalargrad.engine
+# random's draw shows the seed; getsource and graphviz (not imported in the snapshot) need the wheels' files,
+# which the worker writes where build.json says (sitePackages), every file that each wheel's RECORD lists
+# (importlib.metadata.files() leaves out a file that is not there).
+PROBE = '''import random, inspect, graphviz, scalargrad.engine, sysconfig, importlib.metadata, os, csv
 print(random.random())
 print(inspect.getsource(scalargrad.engine.Value.backward).split('(')[0].strip())
 print(graphviz.Digraph().source.split()[0])
+print(os.path.samefile(sysconfig.get_path('purelib'), FOLDER))
+records = [importlib.metadata.distribution(name).read_text('RECORD') for name in ('graphviz', 'scalargrad', 'playground-runtime')]
+files = [row[0] for record in records for row in csv.reader(record.splitlines())]
+print(len(files), [path for path in files if not os.path.isfile(os.path.join(FOLDER, path))])
 '''
 
 
-def test_python_starts_from_the_snapshot_with_its_files_and_a_new_random_state(page, site_url):
+def test_python_starts_from_the_snapshot_with_its_files_and_a_new_random_state(page, site, site_url):
     draws = []
     for _ in range(2):
         open_playground(page, site_url)
         assert page.evaluate(START) == 'snapshot'
-        type_program(page, PROBE)
-        draw, source, graphviz = run(page).locator('pre.stdout').inner_text().splitlines()
+        folder = json.loads((site / 'build.json').read_text())['sitePackages']['folder']
+        type_program(page, PROBE.replace('FOLDER', repr(folder)))
+        draw, source, graphviz, same_folder, files = run(page).locator('pre.stdout').inner_text().splitlines()
         assert (source, graphviz) == ('def backward', 'digraph')
+        assert same_folder == 'True'
+        count, missing = files.split(' ', 1)
+        assert int(count) > 50 and missing == '[]', files
         draws.append(draw)
     assert draws[0] != draws[1], 'two visits drew the same numbers: random kept the snapshot\'s state'
 

@@ -50,6 +50,17 @@ def test_dist_is_self_contained_with_relative_paths(site):
         assert (site / 'wheels' / wheel).is_file()
 
 
+def test_site_packages_json_holds_every_file_of_the_wheels_as_they_are(site):
+    info = json.loads((site / 'build.json').read_text())
+    files = json.loads((site / info['sitePackages']['files']).read_text())
+    unpacked = {}
+    for name in info['wheels']:
+        with zipfile.ZipFile(site / 'wheels' / name) as wheel:
+            unpacked |= {entry: wheel.read(entry) for entry in wheel.namelist() if not entry.endswith('/')}
+    assert len(unpacked) > 50
+    assert {path: text.encode() for path, text in files.items()} == unpacked
+
+
 def test_shipped_lock_has_the_real_hash_of_the_micropip_wheel(site):
     lock = json.loads((site / 'pyodide' / 'pyodide-lock.json').read_text())
     micropip = lock['packages']['micropip']

@@ -19,6 +19,7 @@ def test_the_package_holds_what_embed_js_loads_within_a_cdns_limits(cdn_package,
     build = json.loads((folder / 'build.json').read_text())
     for path in [
         *(f"wheels/{name}" for name in build['wheels']),
+        build['sitePackages']['files'],
         *build['snapshot']['files'],
         build['packed']['file'],
         *(part['path'] for part in build['packed']['parts']),

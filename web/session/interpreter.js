@@ -56,7 +56,7 @@ export class Interpreter {
     this.port.postMessage({ type: "files", value: files }, files ? [...files.values()] : []);
     this.postCompiled(runtime.compiled());
     this.hand("build", runtime.info);
-    this.hand("wheels", runtime.wheels);
+    this.hand("site-packages", runtime.sitePackages);
     this.hand("packed", files ? Promise.resolve(null) : runtime.packed, (bytes) => bytes?.slice(0));
   }
 

@@ -1,4 +1,4 @@
-// What every Python of a page starts from: build.json, the wheels and, where it serves, the packed runtime.
+// What every Python of a page starts from: build.json, the wheels' files and, where it serves, the packed runtime.
 // The page fetches them once and keeps them, and each new Python worker (the first, the standby, one after a
 // Stop or a failure) gets a copy: in a profile whose HTTP cache lives in memory (an incognito window, a guest
 // session on a school laptop) the browser kept none of it, and each new worker downloaded 7.5 MB again.
@@ -21,9 +21,10 @@ const UNPACK_MS = 20_000;
 const kept = new Map(); // the site's base URL -> what its Pythons start from
 
 /**
- * What a site's Pythons start from, fetched once per page: `info`, `wheels` and `packed` are promises of
- * build.json (with `encoding`, the Content-Encoding it came with), the wheels ([{name, bytes}]) and the packed
- * runtime's compressed bytes (an ArrayBuffer, or null where the files come one by one). Where they came one by
+ * What a site's Pythons start from, fetched once per page: `info`, `sitePackages` and `packed` are promises of
+ * build.json (with `encoding`, the Content-Encoding it came with), the wheels' files (the text of build.json's
+ * sitePackages.files, a JSON object {path in site-packages: text}) and the packed runtime's compressed bytes (an
+ * ArrayBuffer, or null where the files come one by one). Where they came one by
  * one, a Python hands over what it downloaded (keep()), and keptFiles() gives each later one a copy. What a
  * Python failed to start from is forgotten (forgetRuntime), as is a fetch that failed, so that a Retry fetches
  * again. `precached`: this site's service worker keeps the files.
@@ -33,12 +34,11 @@ export function keptRuntime(base, precached) {
     const url = (path) => new URL(path, base).href;
     const info = download(url("build.json")).then(async (response) =>
       ({ ...(await response.json()), encoding: response.headers.get("Content-Encoding") }));
-    const wheels = info.then(({ wheels }) =>
-      Promise.all(wheels.map(async (name) => ({ name, bytes: await (await download(url(`wheels/${name}`))).arrayBuffer() }))));
+    const sitePackages = info.then(async ({ sitePackages }) => (await download(url(sitePackages.files))).text());
     const packed = info.then((info) => (usesPacked(info, base, precached) ? downloadPacked(url(info.packed.file)) : null));
-    const runtime = { info, wheels, packed, ...keeper(info, url) };
+    const runtime = { info, sitePackages, packed, ...keeper(info, url) };
     kept.set(base, runtime);
-    Promise.all([info, wheels]).catch(() => kept.get(base) === runtime && kept.delete(base));
+    Promise.all([info, sitePackages]).catch(() => kept.get(base) === runtime && kept.delete(base));
   }
   return kept.get(base);
 }

@@ -1,8 +1,8 @@
-// The Python worker: boots Pyodide, unpacks the wheels, runs programs.
+// The Python worker: boots Pyodide, writes the wheels' files, runs programs.
 // The messages it trades with python-client.js are listed in docs/contract.md, "Worker protocol".
-// The page sends build.json, the wheels and the packed runtime, which it downloaded once for every Python it
-// starts (packed-runtime.js); the wheels are unpacked straight into site-packages, so the start costs what a
-// bare loadPyodide costs; micropip loads only for a program that imports it.
+// The page sends build.json, the wheels' files and the packed runtime, which it downloaded once for every
+// Python it starts (packed-runtime.js); the files are written straight into site-packages, so the start costs
+// what a bare loadPyodide costs; micropip loads only for a program that imports it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { download, unpackRuntime, withCompiledRuntime, withPackedFiles } from "./packed-runtime.js";
 import { catalogueLocale, t, useCatalogue } from "../i18n/catalogue.js";
@@ -38,7 +38,7 @@ const post = (message) => send(message);
 const progress = (step, text) => post({ type: "progress", step, steps: STEPS, text });
 
 // What the page sends as it has it: {value} or {error}, once each.
-const fromPage = Object.fromEntries(["build", "wheels", "packed", "files", "compiled"].map((type) => {
+const fromPage = Object.fromEntries(["build", "site-packages", "packed", "files", "compiled"].map((type) => {
   let settle;
   const promise = new Promise((resolve, reject) => (settle = ({ value, error }) => (error ? reject(new Error(error)) : resolve(value))));
   promise.catch(() => {}); // reported where it is awaited
@@ -107,7 +107,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   };
   progress(1, t("Downloading Python (about 9 MB the first time)…"));
   const info = fromPage.build.promise;
-  const wheels = fromPage.wheels.promise;
+  const sitePackages = fromPage["site-packages"].promise;
   // What this worker downloads of the runtime's large files goes to the page too, which keeps it for the page's
   // later Pythons (packed-runtime.js), where the page asks for it; all of it before "ready", after which the
   // page takes none.
@@ -122,13 +122,11 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
     interruptBuffer = buffer; // Python reads it only while it runs a program (run() sets it)
   }
   // The page's own runtime is not a library a learner installs: the message names the others.
-  const { wheels: names, runtime } = await info;
+  const { wheels: names, runtime, sitePackages: { folder } } = await info;
   const libraries = new Intl.ListFormat(catalogueLocale, { type: "conjunction" }).format(names.filter((name) => name !== runtime).map((w) => w.split("-")[0]));
   progress(2, t("Installing {libraries}…", { libraries }));
   // Also after a snapshot: it restores Python's memory, not its files (tracebacks and imports need them).
-  // unpackArchive's default is the working directory, not site-packages, where the snapshot imported from.
-  const extractDir = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
-  for (const { bytes } of await wheels) pyodide.unpackArchive(bytes, "wheel", { extractDir });
+  writeFiles(pyodide.FS, folder, JSON.parse(await sitePackages));
   measure("install");
   progress(3, t("Starting the engine…"));
   playground = pyodide.pyimport("playground_runtime");
@@ -224,6 +222,19 @@ async function largeFiles(url, info, precached) {
   const [build, packed] = await Promise.all([info, fromPage.packed.promise]);
   const files = await unpackRuntime(url, build, packed);
   return files && { files, from: "packed" };
+}
+
+/** Writes `files` ({path: text}) into `folder` (build.json's sitePackages), as unpacking the wheels would. */
+function writeFiles(FS, folder, files) {
+  const made = new Set();
+  const utf8 = new TextEncoder(); // Emscripten's own encoding of a string is ten times slower
+  for (const [path, text] of Object.entries(files)) {
+    const file = `${folder}/${path}`;
+    const parent = file.slice(0, file.lastIndexOf("/"));
+    if (!made.has(parent)) FS.mkdirTree(parent);
+    made.add(parent);
+    FS.writeFile(file, utf8.encode(text));
+  }
 }
 
 /** Lets go of the page's copies once Python has started: the worker keeps no second runtime for its life. */

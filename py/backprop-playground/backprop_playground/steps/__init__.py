@@ -3,7 +3,8 @@
     web.py             web/ (pages with the CSP <meta>) and the vendored libraries
     catalogues.py      locales/'s catalogues as the page reads them (JSON), and the pseudo-locale en-XA
     pyodide.py         the Python runtime, the micropip wheel, the standard library stored
-    wheels.py          scalargrad, the page's runtime and graphviz, for the page's Python
+    wheels.py          scalargrad, the page's runtime and graphviz, for the page's Python, and their files
+                       as one JSON file the worker writes into site-packages
     snapshot.py        the memory snapshot (snapshot.mjs, under Node)
     packed.py          the packed runtime for browsers without brotli (pack-runtime.mjs), made while the
                        steps below run
@@ -55,6 +56,7 @@ def build_unlocked(full, dist):
     catalogues.write_catalogues(out)
     python_version, micropip = pyodide.copy_runtime(out)
     names = wheels.build_wheels(out)
+    site_packages = wheels.write_site_packages(out, names, python_version)
     memory = snapshot.make_snapshot(out, names)
     runtime, write_packed = packed.pack_runtime(out, memory['files'])  # zstd runs while the steps below do
     bundles.bundle_modules(out)
@@ -63,6 +65,7 @@ def build_unlocked(full, dist):
         'micropip': micropip,
         'wheels': names,
         'runtime': names[-1],
+        'sitePackages': site_packages,
         'snapshot': memory,
         'packed': runtime,
     }
