@@ -56,14 +56,16 @@ MOONS_TRAINING_WITHOUT_CHARTS = without_charts(MOONS_TRAINING)
 
 
 # The floor of a start from the snapshot: a page that does nothing but restore it (no editor, no wheels).
-# The snapshot's pieces (build step snapshot.py) are fetched at once, read through Blobs and joined, as
-# python-worker.js does.
+# The snapshot's pieces (build step snapshot.py) are fetched at once, read through Blobs and put in place, as
+# python-worker.js does (here the pieces laid end to end, then each extent where it goes).
 SNAPSHOT_ONLY_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
-const { files, size } = SNAPSHOT;
+const { files, size, extents } = SNAPSHOT;
 const memory = Promise.all(files.map(async (path) => new Uint8Array(await (await (await fetch("./" + path)).blob()).arrayBuffer())))
   .then((parts) => {
+    const held = parts.length === 1 ? parts[0] : new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    if (parts.length > 1) parts.reduce((offset, part) => (held.set(part, offset), offset + part.length), 0);
     const whole = new Uint8Array(size);
-    parts.reduce((offset, part) => (whole.set(part, offset), offset + part.length), 0);
+    extents.reduce((at, [offset, length]) => (whole.set(held.subarray(at, at + length), offset), at + length), 0);
     return whole;
   });
 await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href, _loadSnapshot: memory });

@@ -50,6 +50,29 @@ def test_dist_is_self_contained_with_relative_paths(site):
         assert (site / 'wheels' / wheel).is_file()
 
 
+PAGE = snapshot.PAGE
+RUNS_OF_ZEROS = {
+    'nothing': (b'', []),
+    'no zeros': (b'x' * 10, [[0, 10]]),
+    'zeros only': (bytes(PAGE * 100), []),
+    'a run too short to leave out': (b'x' + bytes(PAGE * 64 - 1) + b'y', [[0, PAGE * 64 + 1]]),
+    'a run left out': (b'x' * PAGE + bytes(PAGE * 64) + b'y' * 5, [[0, PAGE], [PAGE * 65, 5]]),
+    'zeros at the start': (bytes(PAGE * 70) + b'x', [[PAGE * 70, 1]]),
+    'zeros at the end, the last page short': (b'x' * PAGE + bytes(PAGE * 70 + 100), [[0, PAGE]]),
+    'a short last page of data': (b'x' * PAGE + bytes(PAGE * 70) + b'z' * 100, [[0, PAGE], [PAGE * 71, 100]]),
+}
+
+
+@pytest.mark.parametrize('case', RUNS_OF_ZEROS)
+def test_the_snapshots_pieces_leave_out_long_runs_of_zeros_and_nothing_else(case):
+    data, expected = RUNS_OF_ZEROS[case]
+    assert snapshot.extents(data) == expected
+    whole = bytearray(len(data))
+    for offset, length in expected:
+        whole[offset : offset + length] = data[offset : offset + length]
+    assert whole == data
+
+
 def test_site_packages_json_holds_every_file_of_the_wheels_as_they_are(site):
     info = json.loads((site / 'build.json').read_text())
     files = json.loads((site / info['sitePackages']['files']).read_text())

@@ -281,10 +281,11 @@ async function startPython(url, info, precached, fetched) {
 }
 
 /**
- * The memory snapshot, whose pieces (build step snapshot.py) come in `files` or are fetched; what was fetched
- * goes to `fetched` once the pieces add up.
+ * The memory snapshot, whose pieces (build step snapshot.py) come in `files` or are fetched: laid end to end,
+ * they hold the snapshot's `extents` ([offset, length] each), and the rest of its `size` bytes are zeros.
+ * What was fetched goes to `fetched` once the pieces add up.
  */
-async function joined({ files: pieces, size }, files, url, fetched) {
+async function joined({ files: pieces, size, extents }, files, url, fetched) {
   const downloaded = [];
   const parts = await Promise.all(pieces.map(async (path) => {
     const kept = files?.get(url(path));
@@ -293,11 +294,20 @@ async function joined({ files: pieces, size }, files, url, fetched) {
     downloaded.push([url(path), bytes]);
     return bytes;
   }));
-  if (parts.reduce((sum, part) => sum + part.length, 0) !== size) {
-    throw new Error(`the snapshot's pieces do not hold the ${size} bytes expected`);
+  const held = extents.reduce((sum, [, length]) => sum + length, 0);
+  if (parts.reduce((sum, part) => sum + part.length, 0) !== held) {
+    throw new Error(`the snapshot's pieces do not hold the ${held} bytes expected`);
   }
   const whole = new Uint8Array(size);
-  parts.reduce((offset, part) => (whole.set(part, offset), offset + part.length), 0);
+  let [part, at] = [0, 0]; // where the next extent's bytes begin: parts[part], from `at`
+  for (let [offset, length] of extents) {
+    while (length > 0) {
+      const taken = parts[part].subarray(at, at + length);
+      whole.set(taken, offset);
+      [offset, length, at] = [offset + taken.length, length - taken.length, at + taken.length];
+      if (at === parts[part].length) [part, at] = [part + 1, 0];
+    }
+  }
   for (const [href, bytes] of downloaded) fetched?.(href, bytes.buffer); // joined into `whole` already
   return whole;
 }
