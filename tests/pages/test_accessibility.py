@@ -140,6 +140,24 @@ def test_the_status_dot_pulses_only_for_a_reader_who_has_not_asked_for_less_moti
     expect(status).to_have_attribute('data-state', 'ready', timeout=10_000)
 
 
+def test_while_python_loads_the_dot_pulses_only_after_a_second(page, site_url):
+    """A pulse's frames cost the compositor, which shares the cores with Python's start (cell.css)."""
+    held = []
+    page.route('**/build.json', lambda route: held.append(route))  # Python stays loading
+    try:
+        page.goto(site_url)
+        status = page.get_by_test_id('status')
+        expect(status).to_have_attribute('data-state', 'loading')
+        style = status.locator('.status-dot').evaluate(
+            '(dot) => [getComputedStyle(dot).animationName, getComputedStyle(dot).animationDelay]'
+        )
+        assert style == ['pulse', '1s']
+        for route in held:
+            route.continue_()
+    finally:
+        page.unroute('**/build.json')
+
+
 # The element that has the focus, inside open shadow roots too, and its box with room for an outline around it;
 # null once the walk comes back to one it passed.
 FOCUSED = """() => {
