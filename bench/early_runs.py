@@ -1,7 +1,7 @@
 """Issue 57, item 3: a Run pressed in the page's first seconds against later Runs. Each page is opened fresh
 (its service worker allowed, as a reader gets it on localhost), the neuron set in the editor, and Run pressed
 once, at one of the moments after Python's ready (--at, in ms: 1.0 s, 1.9 s, just after the service worker
-starts its 63 MB precache at 2 s, and 3 s); then, once the standby Python is ready and the precache is done
+starts its 41 MB precache at 2 s, and 3 s); then, once the standby Python is ready and the precache is done
 (QUIET_MS more), three later Runs. Each figure is Run pressed to the first node of the graph (compare.py's
 run_to_graph), medians over --pages pages per moment, the first page of each unmeasured.
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from backprop_playground import paths
-from backprop_playground.steps import build, compress, kept, made, packed, pyodide, snapshot
+from backprop_playground.steps import build, compress, kept, made, packed, pyodide, snapshot, wheels
+from backprop_playground.steps.output import Output
 from support import ROOT, files_of
 
 
@@ -71,6 +72,24 @@ def test_the_snapshots_pieces_leave_out_long_runs_of_zeros_and_nothing_else(case
     for offset, length in expected:
         whole[offset : offset + length] = data[offset : offset + length]
     assert whole == data
+
+
+@pytest.mark.parametrize(
+    'entry, data, refused',
+    [
+        ('../escape.py', b'x = 1\n', 'outside site-packages'),
+        ('/etc/escape.py', b'x = 1\n', 'outside site-packages'),
+        ('pkg/data.bin', b'\xff\xfe\x00', 'not UTF-8 text'),
+    ],
+)
+def test_site_packages_json_refuses_a_wheel_file_it_cannot_hold(tmp_path, entry, data, refused):
+    (tmp_path / 'wheels').mkdir()
+    with zipfile.ZipFile(tmp_path / 'wheels' / 'pkg-1.0-py3-none-any.whl', 'w') as wheel:
+        wheel.writestr('pkg/__init__.py', '')
+        wheel.writestr(entry, data)
+    with pytest.raises(SystemExit, match=refused):
+        wheels.write_site_packages(Output(tmp_path), ['pkg-1.0-py3-none-any.whl'], '3.14.2')
+    assert not (tmp_path / wheels.SITE_PACKAGES).exists()
 
 
 def test_site_packages_json_holds_every_file_of_the_wheels_as_they_are(site):

@@ -25,7 +25,7 @@ LOCAL_HOSTS = {'127.0.0.1', 'localhost', LAN_HOST}
 # that the package is there under this name).
 RUNTIME_PACKAGE = 'playground_runtime'
 
-# The service worker fetches and hashes the whole build (55 MB) after ready: about 1.4 s of CPU per fresh
+# The service worker fetches and hashes the whole build (41 MB) after ready: about 1.4 s of CPU per fresh
 # page here, which every other test on the machine pays for. Chromium pages run without it; the tests of
 # offline use, the second visit and what the worker sends ask for it with this mark (WebKit and Firefox
 # always have it). A first visit's page is never controlled by the worker, so nothing else depends on it.

@@ -131,7 +131,7 @@ $("embed").addEventListener("click", async () => {
   showEmbedCode({ iframe: await linkWithCode(new URL("embed.html", location.href), code, cell.points.get()), script: new URL("embed.js", location.href).href, code });
 });
 
-// The service worker fetches and hashes the whole site (55 MB) to keep it offline. It starts once Python is
+// The service worker fetches and hashes the whole site (41 MB) to keep it offline. It starts once Python is
 // up and no run has ended for a moment, so that it slows neither the start nor a reader's first Runs.
 const QUIET_MS = 2000;
 let registered = false;

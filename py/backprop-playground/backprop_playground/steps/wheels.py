@@ -21,7 +21,7 @@ SITE_PACKAGES = 'wheels/site-packages.json'
 
 
 def build_wheels(out):
-    """Returns the wheels' file names, in the order the worker unpacks them."""
+    """Returns the wheels' file names, in the order site-packages.json holds their files (a later one's wins)."""
     graphviz = download_wheel(GRAPHVIZ)
     names = [out.copy(graphviz, out.dist / 'wheels' / graphviz.name).name]
     for package in PACKAGES:
