@@ -119,16 +119,19 @@ def test_ci_runs_the_readme_test_command():
 
 def test_the_service_worker_precaches_every_file_with_its_integrity(site):
     sw = (site / 'sw.js').read_text()
-    # Not the packed runtime: a page under the service worker has its three files already.
+    # Not the packed runtime: a page under the service worker has its three files already; nor the wheels,
+    # which no page fetches (their files come in wheels/site-packages.json).
     files = [
         p
         for p in site.rglob('*')
         if p.is_file()
         and p.suffix not in ('.gz', '.br', '.zst')
+        and not p.relative_to(site).match('wheels/*.whl')
         and p.name != 'sw.js'
         and not p.relative_to(site).as_posix().startswith('docs/')
     ]  # nor the documentation site (read online)
     assert '"url":"pyodide/runtime.zst"' not in sw
+    assert re.findall(r'"url":"(wheels/[^"]*)"', sw) == ['wheels/site-packages.json']
     assert 'self.__WB_MANIFEST' not in sw
     for path in files:
         assert f'"url":"{path.relative_to(site).as_posix()}"' in sw, path

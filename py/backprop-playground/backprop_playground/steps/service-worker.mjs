@@ -18,8 +18,9 @@ const { count, size, warnings } = await injectManifest({
   globDirectory: dist,
   globPatterns: ["**/*"],
   // Compressed copies are the server's business; the packed runtime is for pages without a service worker;
-  // the documentation site (build.py docs) is read online.
-  globIgnores: ["**/*.gz", "**/*.br", "**/*.zst", "**/*.partial", "sw.js", "docs/**"],
+  // the documentation site (build.py docs) is read online; no page fetches the wheels (their files come in
+  // wheels/site-packages.json).
+  globIgnores: ["**/*.gz", "**/*.br", "**/*.zst", "**/*.partial", "sw.js", "docs/**", "wheels/*.whl"],
   maximumFileSizeToCacheInBytes: 64 * 2 ** 20,
   manifestTransforms: [integrity],
 });

@@ -16,6 +16,7 @@ SW = 'sw.js'
 PROGRAM = 'service-worker.mjs'
 # Besides sw.js and the docs, as PROGRAM's globIgnores (the packed runtime is being written while this runs).
 UNLISTED = ('.gz', '.br', '.zst', '.partial')
+WHEELS = 'wheels/*.whl'  # no page fetches them: their files come in wheels/site-packages.json
 
 
 def bundle_service_worker(out):
@@ -33,7 +34,10 @@ def bundle_service_worker(out):
     listed = [
         path
         for path in sorted(out.dist.rglob('*'))
-        if path.is_file() and path.suffix not in UNLISTED and path.relative_to(out.dist).parts[0] not in (SW, 'docs')
+        if path.is_file()
+        and path.suffix not in UNLISTED
+        and path.relative_to(out.dist).parts[0] not in (SW, 'docs')
+        and not path.relative_to(out.dist).match(WHEELS)
     ]
 
     def make(target):
