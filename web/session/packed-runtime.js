@@ -24,10 +24,9 @@ const kept = new Map(); // the site's base URL -> what its Pythons start from
  * What a site's Pythons start from, fetched once per page: `info`, `sitePackages` and `packed` are promises of
  * build.json (with `encoding`, the Content-Encoding it came with), the wheels' files (the text of build.json's
  * sitePackages.files, a JSON object {path in site-packages: text}) and the packed runtime's compressed bytes (an
- * ArrayBuffer, or null where the files come one by one). Where they came one by
- * one, a Python hands over what it downloaded (keep()), and keptFiles() gives each later one a copy. What a
- * Python failed to start from is forgotten (forgetRuntime), as is a fetch that failed, so that a Retry fetches
- * again. `precached`: this site's service worker keeps the files.
+ * ArrayBuffer, or null where the files come one by one). Where they came one by one, a Python hands over what
+ * it downloaded (keep()), and keptFiles() gives each later one a copy. What a Python failed to start from is
+ * forgotten (forgetRuntime), as is a fetch that failed, so that a Retry fetches again. `precached`: this site's service worker keeps the files.
  */
 export function keptRuntime(base, precached) {
   if (!kept.has(base)) {

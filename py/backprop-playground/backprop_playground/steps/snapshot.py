@@ -4,7 +4,8 @@ The worker restores it in under a second instead of booting Python (3 s or more)
 options are private: they fit only the exact runtime that made them, so a new one is made whenever the
 runtime or a wheel changes (key), under Node with the runtime it ships, and the worker falls back to a
 plain boot if restoring fails. A snapshot holds memory, not files: the worker still writes the wheels' files
-(wheels/site-packages.json) after restoring it. It is kept in the machine's build cache by its key (kept.py), since making one takes about 20 s.
+(wheels/site-packages.json) after restoring it. It is kept in the machine's build cache by its key (kept.py),
+since making one takes about 20 s.
 
 Half of it (31.5 MB whole) is memory Python has not used, runs of zero bytes: dist/ holds the rest (16.4 MB), its
 extents laid end to end, in files of at most 16 MiB (Cloudflare Pages refuses a file over 25 MiB and jsDelivr one
