@@ -167,6 +167,39 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
     assert [paths.count(path) for path in runtime_files()] == [1] * len(runtime_files()), paths
 
 
+# A WebAssembly module that imports a function no one gives it: instantiating it fails (a LinkError).
+UNLINKABLE = '[0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 2, 12, 1, 3, 101, 110, 118, 4, 110, 111, 112, 101, 0, 0]'
+PAGES_MODULE = 'const compiled = await fromPage.compiled.promise.catch(() => null);'
+
+
+def test_a_standby_whose_kept_interpreter_does_not_instantiate_fetches_the_wasm_and_starts(page, site_url):
+    """The page keeps the interpreter the first Python compiled, not the wasm's bytes: a later Python is handed
+    the Module and an empty stand-in for the wasm. Where that Module does not instantiate, it fetches the wasm."""
+
+    def unlinkable(route):
+        response = route.fetch()
+        text = response.text()
+        assert PAGES_MODULE in text  # the worker's line that this test changes
+        broken = (
+            'const compiled = await fromPage.compiled.promise.then('
+            f"(m) => m && new WebAssembly.Module(new Uint8Array({UNLINKABLE})), () => null);"
+        )
+        route.fulfill(response=response, body=text.replace(PAGES_MODULE, broken))  # its headers: COEP's too
+
+    page.route('**/session/python-worker.js', unlinkable)
+    paths = requested(page)
+    open_playground(page, site_url)
+    expect(run(page).locator('svg')).to_contain_text('grad')
+    wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", 60_000)
+    assert page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail") == {
+        'kept': True,
+        'packed': False,
+        'compiled': False,
+    }
+    assert paths.count('pyodide/pyodide.asm.wasm') == 2, paths
+    assert paths.count('pyodide/python_stdlib.zip') == 1, paths
+
+
 def test_without_the_packed_runtime_the_files_come_one_by_one(page, context, lan_site_url):
     context.route(re.compile(r'.*/runtime\.zst$'), lambda route: route.fulfill(status=404, body='gone'))
     paths = requested(page)

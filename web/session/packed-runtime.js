@@ -47,7 +47,10 @@ export function forgetRuntime(base, runtime) {
   if (runtime && kept.get(base) === runtime) kept.delete(base);
 }
 
-/** The large files as a page keeps them once a Python downloaded them: the wasm, the standard library, the snapshot's pieces. */
+/**
+ * The large files as a page keeps them once a Python downloaded them (the standard library, the snapshot's pieces),
+ * and the interpreter it compiled: a later Python needs no byte of the wasm.
+ */
 function keeper(info, url) {
   const files = new Map();
   let compiled = null;
@@ -174,16 +177,17 @@ const TYPES = { ".wasm": "application/wasm", ".zip": "application/zip" };
  * Runs `start` (Pyodide's loadPyodide) with fetch answering the large files' URLs (`urls`) from `unpacked`
  * (a promise of a map by URL, or of null), and every other URL at once as usual; fetch is itself again once
  * `start` settles. loadPyodide fetches the wasm and the standard library itself, by URL, and has no option
- * for their bytes. What of `urls` comes from the network goes to `fetched(url, promise of its bytes)` too, if given.
+ * for their bytes. Each of `urls` that comes from the network is told to `downloaded(url)`, if given: its body
+ * is read once, by Pyodide (a second reading of it, a clone, slowed Python's start by ~30 ms).
  */
-export async function withPackedFiles(urls, unpacked, fetched, start) {
+export async function withPackedFiles(urls, unpacked, downloaded, start) {
   const fetch = globalThis.fetch;
   globalThis.fetch = async (resource, init) => {
     const href = resource instanceof Request ? resource.url : new URL(resource, self.location.href).href;
     const bytes = urls.has(href) ? (await unpacked)?.get(href) : undefined;
     if (!bytes) {
       const response = await fetch(resource, init);
-      if (urls.has(href) && fetched && response.ok) fetched(href, response.clone().arrayBuffer());
+      if (urls.has(href) && response.ok) downloaded?.(href);
       return response;
     }
     const type = TYPES[href.slice(href.lastIndexOf("."))] ?? "application/octet-stream";
@@ -200,16 +204,17 @@ export async function withPackedFiles(urls, unpacked, fetched, start) {
  * Runs `start` (Pyodide's loadPyodide) with its WebAssembly instantiated from `compiled` (a Module the page
  * kept), or compiled as usual and then given to `compiledOne(module)`. loadPyodide has no option for a
  * compiled module: in a browser it calls WebAssembly.instantiateStreaming, which is itself again once `start`
- * settles.
+ * settles. With a Module, what loadPyodide fetched is a stand-in (an empty file): if the Module does not
+ * instantiate, the wasm is compiled from `fetchWasm()`, a fetch of its bytes.
  */
-export async function withCompiledRuntime(compiled, compiledOne, start) {
+export async function withCompiledRuntime(compiled, compiledOne, fetchWasm, start) {
   const { instantiateStreaming } = WebAssembly;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     if (compiled instanceof WebAssembly.Module) {
       try {
         return { instance: await WebAssembly.instantiate(compiled, imports), module: compiled };
       } catch {
-        // compiled as usual below
+        source = fetchWasm(); // compiled as usual below
       }
     }
     const result = await instantiateStreaming.call(WebAssembly, source, imports);

@@ -111,9 +111,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   // What this worker downloads of the runtime's large files goes to the page too, which keeps it for the page's
   // later Pythons (packed-runtime.js), where the page asks for it; all of it before "ready", after which the
   // page takes none.
-  const handing = [];
-  const hand = (href, copy) => send({ type: "kept", url: href, bytes: copy }, [copy]);
-  const fetched = keep ? (href, bytes) => handing.push(Promise.resolve(bytes).then((copy) => hand(href, copy), () => {})) : null;
+  const fetched = keep ? (href, bytes) => send({ type: "kept", url: href, bytes }, [bytes]) : null;
   const start = await Promise.race([startPython(url, info, precached, fetched), runtimeFailure()]);
   dropFromPage();
   pyodide = start.pyodide;
@@ -137,7 +135,6 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   runProgram = playground.run;
   gcCollect = pyodide.pyimport("gc").collect;
   measure("engine");
-  await Promise.all(handing);
   const { python } = await info;
   post({ type: "ready", python, interruptible: Boolean(buffer), start: start.from, packed: start.packed,
     kept: start.kept, compiled: start.compiled, timings });
@@ -247,7 +244,8 @@ function dropFromPage() {
 /**
  * Python restored from the build's memory snapshot (scalargrad already imported), or booted as usual
  * if the build has none or it does not restore: the snapshot fits only the runtime that made it.
- * `fetched(url, bytes or a promise of them)`, if given, receives what was downloaded of the large files.
+ * `fetched(url, bytes)`, if given, receives what was downloaded of the large files: the snapshot's pieces and the
+ * standard library, not the wasm (the page keeps the Module compiled from it).
  */
 async function startPython(url, info, precached, fetched) {
   const options = { indexURL: url("pyodide/"), stdout: () => {}, stderr: () => {}, jsglobals: jsGlobals };
@@ -259,6 +257,13 @@ async function startPython(url, info, precached, fetched) {
   // loadPyodide fetches the wasm and the standard library itself; the snapshot's pieces are joined above.
   const parts = (packed?.parts ?? []).filter(({ path }) => !(Array.isArray(memory?.files) && memory.files.includes(path)));
   const compiled = await fromPage.compiled.promise.catch(() => null);
+  // Pyodide's own names for the two files it fetches: with the page's Module, an empty wasm stands in for the
+  // 9 MB it spares (the page keeps no copy of them: the Module is all a later Python needs of them).
+  const [wasm, stdlib] = ["pyodide.asm.wasm", "python_stdlib.zip"].map((name) => new URL(name, options.indexURL).href);
+  const standIn = compiled instanceof WebAssembly.Module ? new Map([[wasm, new Uint8Array(0)]]) : null;
+  const unpacked = standIn ? files.then((found) => new Map([...(found ?? []), ...standIn])) : files;
+  const fetchAsUsual = globalThis.fetch;
+  const downloaded = new Set();
   let compiledHere = false; // the page's Module did not instantiate, or there was none
   const handOver = (module) => {
     compiledHere = true;
@@ -268,8 +273,9 @@ async function startPython(url, info, precached, fetched) {
       // a browser that cannot post a Module: later Pythons compile their own
     }
   };
-  const started = await withPackedFiles(new Set(parts.map(({ path }) => url(path))), files, fetched, () =>
-    withCompiledRuntime(compiled, handOver, async () => {
+  const urls = new Set([...parts.map(({ path }) => url(path)), wasm, stdlib]);
+  const started = await withPackedFiles(urls, unpacked, (href) => downloaded.add(href), () =>
+    withCompiledRuntime(compiled, handOver, () => fetchAsUsual(wasm), async () => {
       try {
         // The snapshot as a promise: loadPyodide fetches the wasm and the standard library while its pieces come.
         if (memory) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
@@ -278,8 +284,16 @@ async function startPython(url, info, precached, fetched) {
       }
       return { pyodide: await loadPyodide(options), from: "boot" };
     }));
+  // The standard library, if it came from the network, goes to the page as Pyodide wrote it into its files.
+  if (fetched && downloaded.has(stdlib)) fetched(stdlib, stdlibBytes(started.pyodide));
   const found = await large;
   return { ...started, packed: found?.from === "packed", kept: found?.from === "kept", compiled: !compiledHere };
+}
+
+/** A copy of the standard library's zip, which Pyodide writes as /lib/python314.zip (for Python 3.14). */
+function stdlibBytes(pyodide) {
+  const name = pyodide.FS.readdir("/lib").find((entry) => /^python\d+\.zip$/.test(entry));
+  return pyodide.FS.readFile(`/lib/${name}`).buffer;
 }
 
 /**
