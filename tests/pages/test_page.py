@@ -409,6 +409,16 @@ def test_keyboard_shortcut_runs_the_program(playground):
     expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
 
 
+def test_the_newest_output_is_scrolled_into_view_as_it_comes(playground):
+    type_program(playground, "for i in range(150):\n    print(i)\ndraw_dot(Value(2.0, label='newest') * 3)\n")
+    section = run(playground)
+    expect(section.locator('svg')).to_contain_text('newest')
+    expect(section.locator('svg')).to_be_in_viewport()
+    type_program(playground, "for i in range(150):\n    print('line', i)\n")
+    expect(run(playground).locator('pre.stdout')).to_contain_text('line 149')
+    expect(playground.get_by_test_id('output').locator('section.run').last.get_by_text('line 149')).to_be_in_viewport()
+
+
 def test_the_editor_text_survives_a_reload(fresh_playground, site_url):
     type_program(fresh_playground, '# my own work\nprint(1)\n')
     fresh_playground.reload()

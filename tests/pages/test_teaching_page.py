@@ -123,6 +123,28 @@ def test_a_small_graph_too_wide_to_read_whole_stacks_its_records_and_one_that_fi
     playground.set_viewport_size(size)
 
 
+def test_after_the_window_narrows_a_graph_is_fitted_to_its_panel_as_it_is_now(playground):
+    # The panel's width is measured with a page's first graph and kept until the output's width changes: the
+    # neuron drawn wide keeps its records' fields in a row, and drawn again at 1280 px (where it is stacked:
+    # the test above) is fitted to the narrower panel, not to the width it had before.
+    size = playground.viewport_size
+
+    def stacked():
+        load_example(playground, 'neuron.py')
+        record = node(run(playground).locator('svg').first, 'o')
+        expect(record).to_contain_text('data')
+        name, data = record.locator('text').nth(0).bounding_box(), record.locator('text').nth(1).bounding_box()
+        return data['y'] >= name['y'] + name['height']
+
+    try:
+        playground.set_viewport_size({'width': 2400, 'height': 900})
+        assert not stacked()
+        playground.set_viewport_size({'width': 1280, 'height': 800})
+        assert stacked()
+    finally:
+        playground.set_viewport_size(size)  # the file's other tests share this page
+
+
 def test_charts_get_points_while_training_runs_and_keep_them_after_stop(playground):
     type_program(
         playground,
