@@ -402,6 +402,40 @@ def test_the_standby_python_starts_once_a_run_ended_and_never_during_one(page, p
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')  # the standby, ready already
 
 
+def test_a_standby_still_starting_when_run_is_pressed_gives_way_and_another_starts_after(page, site_url):
+    """The standby's start would take a processor from the run: it ends, and a new one starts once the page is
+    idle again. Its worker's script is held here, so that it is still starting when Run is pressed."""
+    held = []
+    scripts = []
+
+    def hold_the_second(route):
+        scripts.append(route.request.url)
+        if len(scripts) == 2:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route('**/session/python-worker.js', hold_the_second)
+    open_playground(page, site_url)
+    type_program(page, "print('first')\n")
+    expect(run(page)).to_contain_text('first')
+    wait_until(page, "performance.getEntriesByName('python-standby-start').length === 1", STARTUP_TIMEOUT_MS)
+    for _ in range(100):  # the standby's request reaches the route a moment after its mark
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held and page.evaluate("performance.getEntriesByName('python-standby-ready').length") == 0
+    type_program(page, "print('second')\n")
+    expect(run(page)).to_contain_text('second')
+    held[0].continue_()  # the ended standby's script, too late for it
+    wait_until(page, "performance.getEntriesByName('python-standby-ready').length === 1", STARTUP_TIMEOUT_MS)
+    starts, (standby_ready,) = page.evaluate(
+        "['python-standby-start', 'python-standby-ready'].map((n) => performance.getEntriesByName(n).map((m) => m.startTime))"
+    )
+    assert len(starts) == 2 and standby_ready > starts[1], (starts, standby_ready)
+    assert sum(url.endswith('python-worker.js') for url in scripts) == 3, scripts
+
+
 def test_keyboard_shortcut_runs_the_program(playground):
     type_program(playground, 'print("from the keyboard")\n')
     playground.keyboard.press('ControlOrMeta+Enter')

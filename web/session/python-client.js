@@ -4,6 +4,7 @@
 // (docs/security.md, "Security model") ends its worker too: the next run gets the standby, a fresh Python
 // restored in the background while the page was idle: once a run has ended and no other began for a moment,
 // never during a run nor before the first (most pages are read, not run, and a learner's first Runs come fast).
+// One still starting when a Run is pressed ends, and another starts once the page is idle again.
 import { Interpreter } from "./interpreter.js";
 import { reasonText } from "./fresh-reasons.js";
 import { t } from "../i18n/messages.js";
@@ -173,6 +174,12 @@ export class PythonClient {
   run({ code, env = null, checks = null, test = null, points = null }, onEvent, shown = null) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
     clearTimeout(this.standbyTimer);
+    if (this.standby && this.standby.readyMessage === null) {
+      // A standby still starting gives way: its start took a processor from the run (a Run pressed then took twice
+      // as long). Another starts once the page is idle again.
+      this.standby.terminate();
+      this.standby = null;
+    }
     const id = this.nextId++;
     const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent, shown }));
     this.dispatch({ type: "run", id, code, env, checks, test, points }, onEvent);
