@@ -124,9 +124,9 @@ def test_a_small_graph_too_wide_to_read_whole_stacks_its_records_and_one_that_fi
 
 
 def test_after_the_window_narrows_a_graph_is_fitted_to_its_panel_as_it_is_now(playground):
-    # The panel's width is measured with a page's first graph and kept until the output's width changes: the
-    # neuron drawn wide keeps its records' fields in a row, and drawn again at 1280 px (where it is stacked:
-    # the test above) is fitted to the narrower panel, not to the width it had before.
+    # A graph is fitted to its panel's width as it is when the graph is drawn: the neuron drawn wide keeps its
+    # records' fields in a row, and drawn again at 1280 px (where it is stacked: the test above) is fitted to the
+    # narrower panel, not to the width it had before (a width kept from the first graph would be).
     size = playground.viewport_size
 
     def stacked():

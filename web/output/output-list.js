@@ -133,6 +133,15 @@ export class OutputList {
       this.append(this.lastText);
     }
     this.lastText.append(text); // a new text node: no re-layout of what is already there
+    if (this.follow) this.followText(this.lastText);
+  }
+
+  /** With `follow`, the end of printed text stays in view as it grows: once a frame (each scroll lays the page out). */
+  followText(pre) {
+    this.textFrame ??= requestAnimationFrame(() => {
+      this.textFrame = null;
+      if (pre.isConnected && pre === this.lastText) pre.scrollIntoView({ block: "end" });
+    });
   }
 
   message(kind, text) {

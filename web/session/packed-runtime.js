@@ -69,9 +69,12 @@ function keeper(info, url) {
         }
       }
     },
-    /** Keeps the WebAssembly.Module that a Python which became ready compiled (the first one does). */
+    /**
+     * Keeps the WebAssembly.Module that a Python which became ready compiled: the first one does, and a later one
+     * only where the page's Module did not instantiate, which this one then replaces.
+     */
     keepCompiled(module) {
-      if (!compiled && module instanceof WebAssembly.Module) compiled = module;
+      if (module instanceof WebAssembly.Module) compiled = module;
     },
     /**
      * The compiled interpreter, or null: a Module is code only, which every instance shares and none can
@@ -218,6 +221,7 @@ export async function withCompiledRuntime(compiled, compiledOne, fetchWasm, star
       }
     }
     const result = await instantiateStreaming.call(WebAssembly, source, imports);
+    compiled = result.module; // a plain boot after a failed restore does not try the failed Module again
     compiledOne(result.module);
     return result;
   };

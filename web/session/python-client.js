@@ -4,7 +4,7 @@
 // (docs/security.md, "Security model") ends its worker too: the next run gets the standby, a fresh Python
 // restored in the background while the page was idle: once a run has ended and no other began for a moment,
 // never during a run nor before the first (most pages are read, not run, and a learner's first Runs come fast).
-// One still starting when a Run is pressed ends, and another starts once the page is idle again.
+// One still starting when a Run is pressed ends, and another starts once the page is idle again (that one stays).
 import { Interpreter } from "./interpreter.js";
 import { reasonText } from "./fresh-reasons.js";
 import { t } from "../i18n/messages.js";
@@ -42,6 +42,7 @@ export class PythonClient {
     this.latest = {}; // the last progress and ready messages, for a page that connects late
     this.interpreter = null;
     this.standby = null;
+    this.endedStandby = false; // a run ended the last standby before it was ready: the next one stays
     this.pending = null; // { id, resolve, reject, onEvent }
     this.settled = Promise.resolve(); // the last run's verdict: whether its interpreter may run the next
     this.freshNotice = null; // said in the output of the first run on a fresh interpreter
@@ -109,6 +110,7 @@ export class PythonClient {
       // after it: on the same port, they come first, and the worker then skips its warm-up.
       setTimeout(() => interpreter.post({ type: "warm-up" }), WARM_UP_ASKED_AFTER_MS);
       // Read by tests: a restart is instant, and starts from the page's copy of the runtime (kept) or the packed one.
+      if (interpreter === this.standby) this.endedStandby = false;
       if (interpreter === this.standby) performance.mark("python-standby-ready", { detail: { kept: message.kept, packed: message.packed, compiled: message.compiled } });
     }
     if (message.type === "reached") {
@@ -174,11 +176,14 @@ export class PythonClient {
   run({ code, env = null, checks = null, test = null, points = null }, onEvent, shown = null) {
     if (this.pending) return Promise.reject(new Error("a program is already running"));
     clearTimeout(this.standbyTimer);
-    if (this.standby && this.standby.readyMessage === null) {
+    if (this.standby && this.standby.readyMessage === null && !this.endedStandby) {
       // A standby still starting gives way: its start took a processor from the run (a Run pressed then took twice
-      // as long). Another starts once the page is idle again.
+      // as long). Another starts once the page is idle again, and is not ended: Runs that keep coming as it starts
+      // still get one (a Stop where Python cannot be interrupted swaps it in).
       this.standby.terminate();
       this.standby = null;
+      this.endedStandby = true;
+      performance.mark("python-standby-ended"); // read by tests: it may have ended before it requested its script
     }
     const id = this.nextId++;
     const result = new Promise((resolve, reject) => (this.pending = { id, resolve, reject, onEvent, shown }));

@@ -108,9 +108,9 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   progress(1, t("Downloading Python (about 9 MB the first time)…"));
   const info = fromPage.build.promise;
   const sitePackages = fromPage["site-packages"].promise;
-  // What this worker downloads of the runtime's large files goes to the page too, which keeps it for the page's
-  // later Pythons (packed-runtime.js), where the page asks for it; all of it before "ready", after which the
-  // page takes none.
+  // What this worker downloads of the runtime's large files (the standard library, the snapshot's pieces: of the
+  // wasm, the page keeps the Module compiled from it) goes to the page too, which keeps it for the page's later
+  // Pythons (packed-runtime.js), where the page asks for it; all of it before "ready", after which it takes none.
   const fetched = keep ? (href, bytes) => send({ type: "kept", url: href, bytes }, [bytes]) : null;
   const start = await Promise.race([startPython(url, info, precached, fetched), runtimeFailure()]);
   dropFromPage();
@@ -210,9 +210,9 @@ function warmUpWith(program, emit) {
 }
 
 /**
- * The runtime's large files (the standard library, the wasm, the snapshot's pieces) by absolute URL, and where
- * they came from: the page's copy of what an earlier Python of the page downloaded ("kept"), or the packed
- * runtime ("packed"); null where they are fetched as usual.
+ * The runtime's large files by absolute URL, and where they came from: the page's copy of what an earlier Python
+ * of the page downloaded ("kept": the standard library, the snapshot's pieces), or the packed runtime ("packed":
+ * the wasm too); null where they are fetched as usual.
  */
 async function largeFiles(url, info, precached) {
   const kept = await fromPage.files.promise;
@@ -273,9 +273,9 @@ async function startPython(url, info, precached, fetched) {
       // a browser that cannot post a Module: later Pythons compile their own
     }
   };
-  const urls = new Set([...parts.map(({ path }) => url(path)), wasm, stdlib]);
+  const urls = new Set([...parts.map(({ path }) => url(path)), wasm]); // the stdlib too, where the page keeps it
   const started = await withPackedFiles(urls, unpacked, (href) => downloaded.add(href), () =>
-    withCompiledRuntime(compiled, handOver, () => fetchAsUsual(wasm), async () => {
+    withCompiledRuntime(compiled, handOver, async () => wasmResponse((await files)?.get(wasm)) ?? fetchAsUsual(wasm), async () => {
       try {
         // The snapshot as a promise: loadPyodide fetches the wasm and the standard library while its pieces come.
         if (memory) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
@@ -284,10 +284,22 @@ async function startPython(url, info, precached, fetched) {
       }
       return { pyodide: await loadPyodide(options), from: "boot" };
     }));
-  // The standard library, if it came from the network, goes to the page as Pyodide wrote it into its files.
-  if (fetched && downloaded.has(stdlib)) fetched(stdlib, stdlibBytes(started.pyodide));
+  // The standard library, if it came from the network, goes to the page as Pyodide wrote it into its files (or
+  // not at all, where it is not there: the page's next Python fetches it).
+  if (fetched && downloaded.has(stdlib)) {
+    try {
+      fetched(stdlib, stdlibBytes(started.pyodide));
+    } catch {
+      // a Pyodide that keeps it elsewhere
+    }
+  }
   const found = await large;
   return { ...started, packed: found?.from === "packed", kept: found?.from === "kept", compiled: !compiledHere };
+}
+
+/** The wasm's bytes from the packed runtime or the page's copy, as loadPyodide would fetch them; null where there are none. */
+function wasmResponse(bytes) {
+  return bytes?.length ? new Response(bytes, { headers: { "Content-Type": "application/wasm" } }) : null;
 }
 
 /** A copy of the standard library's zip, which Pyodide writes as /lib/python314.zip (for Python 3.14). */
