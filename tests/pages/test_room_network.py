@@ -148,6 +148,12 @@ def test_a_first_visit_on_a_lan_name_sends_at_most_10_mb(page, tmp_path):
         room.stop()
 
 
+def standby_start(page):
+    """Once the page's standby Python is ready: what it started from ({kept, packed, compiled})."""
+    wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", 60_000)
+    return page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail")
+
+
 def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_the_page(page, site_url):
     paths = requested(page)
     open_playground(page, site_url)
@@ -158,12 +164,7 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
     # The standby Python (once no run went on for 1 s) starts from the files the page kept, and from the
     # interpreter the first one compiled. With the tests' route set, Chromium keeps no HTTP cache, as an incognito
     # window keeps almost none: it would fetch them again, and compile the WebAssembly again.
-    wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", 60_000)
-    assert page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail") == {
-        'kept': True,
-        'packed': False,
-        'compiled': True,
-    }
+    assert standby_start(page) == {'kept': True, 'packed': False, 'compiled': True}
     assert [paths.count(path) for path in runtime_files()] == [1] * len(runtime_files()), paths
 
 
@@ -190,12 +191,7 @@ def test_a_standby_whose_kept_interpreter_does_not_instantiate_fetches_the_wasm_
     paths = requested(page)
     open_playground(page, site_url)
     expect(run(page).locator('svg')).to_contain_text('grad')
-    wait_until(page, "performance.getEntriesByName('python-standby-ready').length > 0", 60_000)
-    assert page.evaluate("performance.getEntriesByName('python-standby-ready')[0].detail") == {
-        'kept': True,
-        'packed': False,
-        'compiled': False,
-    }
+    assert standby_start(page) == {'kept': True, 'packed': False, 'compiled': False}
     assert paths.count('pyodide/pyodide.asm.wasm') == 2, paths
     assert paths.count('pyodide/python_stdlib.zip') == 1, paths
 
