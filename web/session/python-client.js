@@ -110,8 +110,10 @@ export class PythonClient {
       // after it: on the same port, they come first, and the worker then skips its warm-up.
       setTimeout(() => interpreter.post({ type: "warm-up" }), WARM_UP_ASKED_AFTER_MS);
       // Read by tests: a restart is instant, and starts from the page's copy of the runtime (kept) or the packed one.
-      if (interpreter === this.standby) this.endedStandby = false;
-      if (interpreter === this.standby) performance.mark("python-standby-ready", { detail: { kept: message.kept, packed: message.packed, compiled: message.compiled } });
+      if (interpreter === this.standby) {
+        this.endedStandby = false;
+        performance.mark("python-standby-ready", { detail: { kept: message.kept, packed: message.packed, compiled: message.compiled } });
+      }
     }
     if (message.type === "reached") {
       interpreter.reached ??= message.reason; // the first way a run reached out: this worker will go
