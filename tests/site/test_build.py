@@ -51,6 +51,13 @@ def test_dist_is_self_contained_with_relative_paths(site):
         assert (site / 'wheels' / wheel).is_file()
 
 
+def test_the_python_worker_is_one_file_that_imports_nothing_of_the_site(site):
+    # Each level of a module worker's static imports is a round trip before Python's downloads can start.
+    worker = (site / 'session' / 'python-worker.js').read_text()
+    assert not re.findall(r'^\s*(?:import|export)\b[^;(]*?\bfrom\s*["\']|^\s*import\s*["\']', worker, re.M)
+    assert 'Please pass the indexURL explicitly to loadPyodide' in worker  # Pyodide's loader, inside it
+
+
 PAGE = snapshot.PAGE
 RUNS_OF_ZEROS = {
     'nothing': (b'', []),

@@ -3,7 +3,9 @@
 // The page sends build.json, the wheels' files and the packed runtime, which it downloaded once for every
 // Python it starts (packed-runtime.js); the files are written straight into site-packages, so the start costs
 // what a bare loadPyodide costs; micropip loads only for a program that imports it.
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+// The build bundles this file with the modules it imports and Pyodide's loader into one file of the same name
+// (backprop_playground/steps/bundles.py): one request, where each level of imports cost a round trip.
+import { loadPyodide } from "pyodide";
 import { download, unpackRuntime, withCompiledRuntime, withPackedFiles } from "./packed-runtime.js";
 import { catalogueLocale, t, useCatalogue } from "../i18n/catalogue.js";
 

@@ -52,7 +52,7 @@ def build_unlocked(full, dist):
         kept.forget()
     dist.mkdir(exist_ok=True)
     out = Output(dist)
-    web.copy_web(out, bundled={*bundles.SOURCES, service_worker.SOURCE})
+    web.copy_web(out, bundled={*bundles.SOURCES, *bundles.IN_PLACE, service_worker.SOURCE})
     catalogues.write_catalogues(out)
     python_version, micropip = pyodide.copy_runtime(out)
     names = wheels.build_wheels(out)

@@ -1,5 +1,6 @@
 """The sources that esbuild bundles with their npm packages or the modules they import, each written beside its
-source's place in dist/ (editor.js → cell/editor.bundle.js); the service worker is bundled by service_worker.py.
+source's place in dist/ (editor.js → cell/editor.bundle.js), or in its place (IN_PLACE); the service worker is bundled
+by service_worker.py.
 Other bundles (*.bundle.js) stay apart: a bundle imports them by their URL."""
 
 from ..paths import WEB
@@ -12,6 +13,10 @@ SOURCES = [
     'session/unpack-worker.js',  # with zstd's decoder, for the packed runtime
     'hosts/playground-page.js',  # the main page's modules, in one file
 ]
+# Bundled under their own name, unminified (a trace names their functions; tests edit their lines as served).
+IN_PLACE = [
+    'session/python-worker.js',  # the Python worker's modules and Pyodide's loader, one request instead of three levels
+]
 
 
 def bundle_modules(out):
@@ -20,4 +25,10 @@ def bundle_modules(out):
         out.put(
             out.dist / bundle,
             esbuild(bundle.replace('/', '-'), WEB / source, '--format=esm', '--minify', '--external:*.bundle.js'),
+        )
+    for source in IN_PLACE:
+        # Pyodide's loader imports Node's modules where it runs in Node: left as they are, never reached in a browser.
+        out.put(
+            out.dist / source,
+            esbuild(source.replace('/', '-'), WEB / source, '--format=esm', '--external:node:*', '--external:ws'),
         )
