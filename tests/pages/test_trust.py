@@ -234,6 +234,50 @@ def test_a_run_ends_the_warm_up_rounds(page, site_url):
     expect(page.get_by_test_id('output').locator('section.run')).to_have_count(1)
 
 
+def with_slow_warm_up_steps(route):
+    """The worker's script with a warm-up's steps 2 s apart, and a mark in the worker as its program has run."""
+    response = route.fetch()
+    body = response.text()
+    for line, slow in (
+        (
+            '    () => runProgram(program, emit),',
+            '    () => (runProgram(program, emit), performance.mark("warm-up-program-ran")),',
+        ),
+        (
+            '    if (steps.length) warmUpNext = setTimeout(step);',
+            '    if (steps.length) warmUpNext = setTimeout(step, 2000);',
+        ),
+    ):
+        assert body.count(line) == 1, line
+        body = body.replace(line, slow)
+    route.fulfill(response=response, body=body)
+
+
+def test_a_run_between_the_steps_of_a_warm_up_goes_first_and_its_check_covers_them(page, site_url):
+    # A warm-up round is three tasks (the program, its garbage collected, its check): a Run that comes after the
+    # program waits for none of the rest, which is dropped, and the run's own check covers the round's program.
+    page.route('**/session/python-worker.js', with_slow_warm_up_steps)
+    open_playground(page, site_url)
+    page.evaluate("""() => { window.warmedUpAt = null;
+      window.playground.session.warmUp.events.then(() => (window.warmedUpAt = performance.now())); }""")
+    type_program(page, 'print("mine")')
+    [worker] = [w for w in page.workers if w.url.endswith('/session/python-worker.js')]
+    ran = "performance.getEntriesByName('warm-up-program-ran').length"
+    for _ in range(200):  # the page asks for the warm-up 100 ms after ready
+        if worker.evaluate(ran):
+            break
+        page.wait_for_timeout(50)
+    assert worker.evaluate(ran) == 1
+    section = run(page)
+    expect(section.locator('pre.stdout')).to_have_text('mine\n')
+    page.wait_for_timeout(4500)  # longer than the two steps left, 2 s apart
+    assert page.evaluate('window.warmedUpAt') is None  # the warm-up's steps after its program never ran
+    assert page.evaluate(WARM_UP_ROUNDS) == 0 and worker.evaluate(ran) == 1
+    again = run_program(page, 'print("again")')
+    expect(again.locator('pre.stdout')).to_have_text('again\n')
+    expect(again).not_to_contain_text(FRESH)
+
+
 def test_a_first_run_that_starts_python_is_not_slowed_by_a_rehearsal(page, site_url):
     # An article's cells start Python when the reader reaches them: the rehearsal happens in the cell's shadow
     # root. When the reader's Run is what starts Python, the run waits for it, and a rehearsal then would only
