@@ -16,6 +16,7 @@ alternates between rounds (keep --runs even), in fresh headless Chromium context
   the page opens with, from the mark to its graph's first node; and from navigation to that graph, the
   soonest a reader can see one (work the worker does after saying ready shows here);
 - first Run: Run pressed to the first node of the neuron's graph (each build's own example), 1 s after ready,
+  with the time after the press of each stage's mark (STAGES),
   before the page starts its standby Python (builds before 2026-11-28: 2 s after ready; since: 1 s after the
   first run ended); later Runs: the median of three more, once the standby is ready (a build without one: 4 s
   after ready), each with the time after the press of each
@@ -166,7 +167,10 @@ def in_page(browser, url, dist):
         figures = {'ready': mark(page, 'python-ready')}
         set_code(page, programs['neuron'])
         page.wait_for_timeout(FIRST_RUN_AFTER_MS)
-        figures['first'] = figure('first', lambda: run_to_graph(page)[0])
+        first = figure('first', lambda: run_to_graph(page))
+        figures['first'] = first[0] if first else None
+        for i, name in enumerate(STAGES):
+            figures[f"first {name}"] = first[1][i] if first else None
         wait_for_standby(page)
         figures['standby'] = page.evaluate(STANDBY_START)
         later = [figure('later', lambda: run_to_graph(page)) for _ in range(LATER_RUNS)]
@@ -253,6 +257,7 @@ ROWS = [  # key, what it is, unit, format
     ('at ready', 'a Run pressed as Python is ready → graph', 'ms', '.0f'),
     ('ready+run', 'navigation → that graph', 'ms', '.0f'),
     ('first', 'first Run → graph, neuron', 'ms', '.0f'),
+    *[(f"first {name}", f"  · first Run: {name}", 'ms', '.0f') for name in STAGES],  # the mark, after the press
     ('later', f"later Runs → graph (median of {LATER_RUNS})", 'ms', '.0f'),
     ('first/later', 'first Run / later Runs', 'x', '.2f'),
     ('standby', 'the standby Python: started → ready', 'ms', '.0f'),

@@ -224,6 +224,7 @@ function warmUpWith(program, emit, then) {
   ];
   const step = () => {
     warmUpNext = null;
+    if (reached !== null) return;
     try {
       steps.shift()();
     } catch (error) {

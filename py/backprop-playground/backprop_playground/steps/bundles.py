@@ -13,7 +13,8 @@ SOURCES = [
     'session/unpack-worker.js',  # with zstd's decoder, for the packed runtime
     'hosts/playground-page.js',  # the main page's modules, in one file
 ]
-# Bundled under their own name, unminified (a trace names their functions; tests edit their lines as served).
+# Bundled under their own name, unminified (a trace names their functions; tests edit lines of them as esbuild
+# prints them, which may rename a name that another module's shadows).
 IN_PLACE = [
     'session/python-worker.js',  # the Python worker's modules and Pyodide's loader, one request instead of three levels
 ]
