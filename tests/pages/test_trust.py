@@ -235,7 +235,7 @@ def test_a_run_ends_the_warm_up_rounds(page, site_url):
 
 
 def with_slow_warm_up_steps(route):
-    """The worker's script with a warm-up's steps 2 s apart, and a mark in the worker as its program has run."""
+    """The worker's script with a warm-up's steps 1 s apart, and a mark in the worker as its program has run."""
     response = route.fetch()
     body = response.text()
     for line, slow in (
@@ -245,7 +245,7 @@ def with_slow_warm_up_steps(route):
         ),
         (
             '    if (steps.length) warmUpNext = setTimeout(step);',
-            '    if (steps.length) warmUpNext = setTimeout(step, 2000);',
+            '    if (steps.length) warmUpNext = setTimeout(step, 1000);',
         ),
     ):
         assert body.count(line) == 1, line
@@ -270,7 +270,7 @@ def test_a_run_between_the_steps_of_a_warm_up_goes_first_and_its_check_covers_th
     assert worker.evaluate(ran) == 1
     section = run(page)
     expect(section.locator('pre.stdout')).to_have_text('mine\n')
-    page.wait_for_timeout(4500)  # longer than the two steps left, 2 s apart
+    page.wait_for_timeout(2500)  # longer than the two steps left, 1 s apart
     assert page.evaluate('window.warmedUpAt') is None  # the warm-up's steps after its program never ran
     assert page.evaluate(WARM_UP_ROUNDS) == 0 and worker.evaluate(ran) == 1
     again = run_program(page, 'print("again")')
