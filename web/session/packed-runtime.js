@@ -176,6 +176,12 @@ export async function unpackRuntime(url, info, packed) {
 
 const TYPES = { ".wasm": "application/wasm", ".zip": "application/zip" };
 
+/** `bytes` as the server would send the file at `href`: its type by its extension, and its length. */
+export function fileResponse(href, bytes) {
+  const type = TYPES[href.slice(href.lastIndexOf("."))] ?? "application/octet-stream";
+  return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.byteLength) } });
+}
+
 /**
  * Runs `start` (Pyodide's loadPyodide) with fetch answering the large files' URLs (`urls`) from `unpacked`
  * (a promise of a map by URL, or of null), and every other URL at once as usual; fetch is itself again once
@@ -193,8 +199,7 @@ export async function withPackedFiles(urls, unpacked, downloaded, start) {
       if (urls.has(href) && response.ok) downloaded?.(href);
       return response;
     }
-    const type = TYPES[href.slice(href.lastIndexOf("."))] ?? "application/octet-stream";
-    return new Response(bytes, { headers: { "Content-Type": type, "Content-Length": String(bytes.byteLength) } });
+    return fileResponse(href, bytes);
   };
   try {
     return await start();

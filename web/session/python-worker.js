@@ -6,7 +6,7 @@
 // The build bundles this file with the modules it imports and Pyodide's loader into one file of the same name
 // (backprop_playground/steps/bundles.py): one request, where each level of imports cost a round trip.
 import { loadPyodide } from "pyodide";
-import { download, unpackRuntime, withCompiledRuntime, withPackedFiles } from "./packed-runtime.js";
+import { download, fileResponse, unpackRuntime, withCompiledRuntime, withPackedFiles } from "./packed-runtime.js";
 import { catalogueLocale, t, useCatalogue } from "../i18n/catalogue.js";
 
 const STEPS = 3;
@@ -303,7 +303,11 @@ async function startPython(url, info, precached, fetched) {
   };
   const urls = new Set([...parts.map(({ path }) => url(path)), wasm]); // the stdlib too, where the page keeps it
   const started = await withPackedFiles(urls, unpacked, (href) => downloaded.add(href), () =>
-    withCompiledRuntime(compiled, handOver, async () => wasmResponse((await files)?.get(wasm)) ?? fetchAsUsual(wasm), async () => {
+    withCompiledRuntime(compiled, handOver, async () => {
+      // The wasm's bytes from the packed runtime or the page's copy, where there are some; else from the network.
+      const bytes = (await files)?.get(wasm);
+      return bytes?.length ? fileResponse(wasm, bytes) : fetchAsUsual(wasm);
+    }, async () => {
       try {
         // The snapshot as a promise: loadPyodide fetches the wasm and the standard library while its pieces come.
         if (memory) return { pyodide: await loadPyodide({ ...options, _loadSnapshot: snapshot }), from: "snapshot" };
@@ -323,11 +327,6 @@ async function startPython(url, info, precached, fetched) {
   }
   const found = await large;
   return { ...started, packed: found?.from === "packed", kept: found?.from === "kept", compiled: !compiledHere };
-}
-
-/** The wasm's bytes from the packed runtime or the page's copy, as loadPyodide would fetch them; null where there are none. */
-function wasmResponse(bytes) {
-  return bytes?.length ? new Response(bytes, { headers: { "Content-Type": "application/wasm" } }) : null;
 }
 
 /** A copy of the standard library's zip, which Pyodide writes as /lib/python314.zip (for Python 3.14). */
