@@ -5,7 +5,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
-from selenium.common.exceptions import ElementNotInteractableException
+from selenium.common.exceptions import ElementNotInteractableException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -30,10 +30,21 @@ def screenshot(driver, name):
         driver.save_screenshot(os.path.join(folder, f"{name}-{driver.capabilities.get('browserName', 'browser')}.png"))
 
 
+# WebKitWebDriver's answer to a find while the page changes the element (a full run of the suite, the CDN article's
+# output as a run began): the next poll finds it. Any other error ends the wait.
+UNREADABLE_FIND = 'Could not parse element info'
+
+
 def wait(driver, condition, what, timeout_ms=RUN_TIMEOUT_MS):
-    return WebDriverWait(driver, timeout_ms / 1000, poll_frequency=0.1).until(
-        lambda _: condition(), f"waited for {what}"
-    )
+    def poll(_):
+        try:
+            return condition()
+        except WebDriverException as error:
+            if UNREADABLE_FIND not in (error.msg or ''):
+                raise
+            return False
+
+    return WebDriverWait(driver, timeout_ms / 1000, poll_frequency=0.1).until(poll, f"waited for {what}")
 
 
 def find(root, selector):
