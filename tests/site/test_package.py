@@ -7,7 +7,10 @@ import re
 from backprop_playground.steps.archive import version
 from support.cdn import MAX_FILE
 
-IMPORT = re.compile(r'''(?:\bimport|\bfrom)\s*(?:\(\s*)?["'](\.{1,2}/[^"']+)["']''')
+# A module named by import/export … from "…", import("…"), import "…", or new URL("…", import.meta.url) (a worker)
+IMPORT = re.compile(
+    r'''(?:\bimport|\bfrom)\s*(?:\(\s*)?["'](\.{1,2}/[^"']+)["']|\bnew\s+URL\(\s*["'](\.{1,2}/[^"']+)["']\s*,\s*import\.meta\.url'''
+)
 
 
 def test_the_package_holds_what_embed_js_loads_within_a_cdns_limits(cdn_package, site):
@@ -31,7 +34,7 @@ def test_the_package_holds_what_embed_js_loads_within_a_cdns_limits(cdn_package,
         'examples/neuron.py',
     ]:
         assert (folder / path).is_file(), path
-    # Every module that embed.js reaches by a relative import is in the package.
+    # Every module that embed.js reaches by a relative import, and each worker it starts, is in the package.
     seen, todo = set(), [folder / 'embed.js']
     while todo:
         module = todo.pop()
@@ -39,10 +42,18 @@ def test_the_package_holds_what_embed_js_loads_within_a_cdns_limits(cdn_package,
             continue
         seen.add(module)
         assert module.is_file(), f"{module.relative_to(folder)} is imported but not in the package"
-        for target in IMPORT.findall(module.read_text()):
-            if target.endswith('.js'):
+        for target in (imported or worker for imported, worker in IMPORT.findall(module.read_text())):
+            if target.endswith(('.js', '.mjs')):
                 todo.append((module.parent / target).resolve())
-    assert len(seen) > 20
+    reached = {module.relative_to(folder.resolve()).as_posix() for module in seen}
+    assert {
+        'hosts/article-cells.bundle.js',
+        'cell/editor.bundle.js',
+        'session/python-worker.js',
+        'session/render-worker.js',
+        'vendor/viz.js',
+        'vendor/purify.es.mjs',
+    } <= reached, reached
 
 
 def test_its_package_json_and_readme_say_what_it_is_and_how_to_use_it(cdn_package):
@@ -57,4 +68,4 @@ def test_its_package_json_and_readme_say_what_it_is_and_how_to_use_it(cdn_packag
     line = f'<script type="module" src="https://cdn.jsdelivr.net/npm/backprop-playground@{version()}/embed.js?lang=python"></script>'
     assert line in readme
     # A CDN shows HTML as text: the package's copy says it has no pages to link to.
-    assert 'const SERVES_PAGES = false;' in (folder / 'hosts' / 'playground-pages.js').read_text()
+    assert 'const SERVES_PAGES = false;' in (folder / 'embed.js').read_text()

@@ -12,6 +12,7 @@
 // for a .md lesson).
 import { codeOf } from "../dom/code-text.js";
 import { ExerciseParts, marker, quizOption } from "../formats/exercise-markers.js";
+import { NOTEBOOK_HTML } from "../notebook/notebook-html.js";
 
 /** The exercises of an HTML page's <pre data-playground data-exercise> blocks. */
 export function htmlExercises(root) {
@@ -62,8 +63,8 @@ export function fencedExercises(blocks) {
  */
 export function markdownHint(text) {
   return async () => {
-    const [{ renderMarkdown }, { default: DOMPurify }, { NOTEBOOK_HTML }] = await Promise.all([
-      import("../notebook/markdown.bundle.js"), import("../vendor/purify.es.mjs"), import("../notebook/saved-outputs.js"),
+    const [{ renderMarkdown }, { default: DOMPurify }] = await Promise.all([
+      import("../notebook/markdown.bundle.js"), import("../vendor/purify.es.mjs"),
     ]);
     return DOMPurify(window).sanitize(renderMarkdown(text), { ...NOTEBOOK_HTML, RETURN_DOM_FRAGMENT: true });
   };

@@ -1,16 +1,13 @@
 // Where a cell's "Open in playground ↗" and "Open as notebook ↗" go: the playground an author names
 // (`playground=URL` on embed.js's query, or `data-playground-url` on a cell or an element around it), else
-// this site's own index.html and notebook.html. The npm package's copy of the site has no page a browser can
-// open (a CDN sends HTML as text/plain: the build step package.py writes `false` here), so cells from it show
-// these links only where the author named a playground.
-const SERVES_PAGES = true;
+// this site's own index.html and notebook.html where it serves them (`servesPages`: embed.js says whether it does).
 
 const SITE = new URL("../", import.meta.url);
 
 /** {index, notebook}: the two pages' URLs for a cell in `element`, or null where there are none to open. */
-export function playgroundPages(element, named = null) {
+export function playgroundPages(element, named = null, servesPages = true) {
   const address = element?.closest?.("[data-playground-url]")?.dataset.playgroundUrl || named;
-  let base = SERVES_PAGES ? SITE : null;
+  let base = servesPages ? SITE : null;
   try {
     if (address) base = new URL(address, document.baseURI);
     if (address && !/(\/|\.\w+)$/.test(base.pathname)) base.pathname += "/"; // …/playground names a folder

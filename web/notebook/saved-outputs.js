@@ -3,11 +3,9 @@
 import DOMPurify from "../vendor/purify.es.mjs";
 import { element } from "../dom/element.js";
 import { t } from "../i18n/messages.js";
+import { NOTEBOOK_HTML } from "./notebook-html.js";
 
 const purify = DOMPurify(window);
-// No <style> (in a shadow root it could restyle the whole cell, :host included) and no popovers (the top
-// layer is above every box); inline styles stay, for SVG from matplotlib, held in by `contain: paint`.
-export const NOTEBOOK_HTML = { FORBID_TAGS: ["style", "form"], FORBID_ATTR: ["popover", "popovertarget", "popovertargetaction", "commandfor", "command", "autofocus"] };
 const text = (value) => (Array.isArray(value) ? value.join("") : String(value ?? ""));
 // Tracebacks carry terminal colours (ANSI escape codes).
 // eslint-disable-next-line no-control-regex -- the escape character is what it removes

@@ -1,7 +1,8 @@
 """The sources that esbuild bundles with their npm packages or the modules they import, each written beside its
 source's place in dist/ (editor.js → cell/editor.bundle.js), or in its place (IN_PLACE); the service worker is bundled
 by service_worker.py.
-Other bundles (*.bundle.js) stay apart: a bundle imports them by their URL."""
+Other bundles (*.bundle.js) and the npm files copied into vendor/ (DOMPurify) stay apart: a bundle imports them
+by their URL, when it needs them."""
 
 from ..paths import WEB
 from .tools import esbuild
@@ -12,6 +13,7 @@ SOURCES = [
     'notebook/markdown.js',  # with markdown-it, for notebook.html only
     'session/unpack-worker.js',  # with zstd's decoder, for the packed runtime
     'hosts/playground-page.js',  # the main page's modules, in one file
+    'hosts/article-cells.js',  # embed.js's modules, in one file
 ]
 # Bundled under their own name, unminified (a trace names their functions; tests edit lines of them as esbuild
 # prints them, which may rename a name that another module's shadows).
@@ -25,7 +27,14 @@ def bundle_modules(out):
         bundle = source.removesuffix('.js') + '.bundle.js'
         out.put(
             out.dist / bundle,
-            esbuild(bundle.replace('/', '-'), WEB / source, '--format=esm', '--minify', '--external:*.bundle.js'),
+            esbuild(
+                bundle.replace('/', '-'),
+                WEB / source,
+                '--format=esm',
+                '--minify',
+                '--external:*.bundle.js',
+                '--external:../vendor/*',
+            ),
         )
     for source in IN_PLACE:
         # Pyodide's loader imports Node's modules where it runs in Node: left as they are, never reached in a browser.

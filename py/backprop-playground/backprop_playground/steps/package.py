@@ -1,8 +1,8 @@
 """The npm package that a CDN serves to articles: `embed.js` and everything it loads (the workers, the
 runtime, the wheels, viz.js, the editor, the examples), laid out as dist/ has them, packed by `npm pack`.
 
-What a CDN cannot use is left out: pages (jsDelivr sends HTML as text/plain, so playground-pages.js is told
-that this copy has none), compressed copies (a CDN compresses by itself), the service worker (it controls only
+What a CDN cannot use is left out: pages (jsDelivr sends HTML as text/plain, so embed.js is told that this
+copy has none), compressed copies (a CDN compresses by itself), the service worker (it controls only
 pages of its own origin) and the documentation site. jsDelivr takes no file over 20 MB and no package over
 150 MB (its README, "Restrictions"): the step fails rather than write a package it would refuse.
 """
@@ -20,7 +20,7 @@ NAME = 'backprop-playground'
 MAX_FILE = 20 * 10**6
 MAX_PACKAGE = 150 * 10**6
 LEFT_OUT = ('.html', '.gz', '.br', '.partial')
-PAGES = 'hosts/playground-pages.js'
+PAGES = 'embed.js'
 SERVES_PAGES = 'const SERVES_PAGES = true;'
 
 
