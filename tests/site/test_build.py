@@ -58,6 +58,26 @@ def test_the_python_worker_is_one_file_that_imports_nothing_of_the_site(site):
     assert 'Please pass the indexURL explicitly to loadPyodide' in worker  # Pyodide's loader, inside it
 
 
+# A static import or re-export, minified or not: `import … from "x"`, `import "x"`, `export … from "x"`.
+STATIC_IMPORT = re.compile(
+    r'''(?:^|[;}\s])(?:import\s*(?:[\w*{$][^;()"']*?\bfrom\s*)?|export\s*[\w*{$][^;()"']*?\bfrom\s*)["']([^"']+)["']''',
+    re.M,
+)
+
+
+def test_an_articles_modules_come_in_one_file(site):
+    # On a CDN each level of an article's static imports is a round trip before its cells show (they were seven).
+    assert STATIC_IMPORT.findall((site / 'embed.js').read_text()) == ['./hosts/article-cells.bundle.js']
+    assert STATIC_IMPORT.findall((site / 'hosts' / 'article-cells.bundle.js').read_text()) == []
+    assert STATIC_IMPORT.findall(
+        'a;import{x as y}from"../a.js";import"./b.js";export{z}from"./c.js";import("./d.js")'
+    ) == [
+        '../a.js',
+        './b.js',
+        './c.js',
+    ]
+
+
 PAGE = snapshot.PAGE
 RUNS_OF_ZEROS = {
     'nothing': (b'', []),
