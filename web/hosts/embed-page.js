@@ -2,6 +2,7 @@
 //   code=<as in share links> [points=<as in share links>] | example=<file in examples/>, readonly, hide-editor,
 //   autorun, theme=light|dark
 // Autorun is honoured only inside a frame: a link opened at the top level never runs by itself.
+import "./page-language.js"; // first: the page in the reader's language, before the modules after it fill it in
 import { Cell } from "../cell/cell.js";
 import { buildCellView } from "../cell/cell-view.js";
 import { EXAMPLES, exampleText } from "./examples.js";

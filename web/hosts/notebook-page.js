@@ -3,6 +3,7 @@
 // its exercises, runs them, keeps the learner's changes in this browser, and saves it again as .ipynb: the
 // file as it came, with the sources edited here and the outputs of each cell's last run (a lesson also as
 // the .md it came from, edits in place). An nbgrader assignment checks itself (assignment.js).
+import "./page-language.js"; // first: the page in the reader's language, before the modules after it fill it in
 import { hostedCell } from "./cell-host.js";
 import { makeExercise } from "../cell/exercise.js";
 import { isLesson, parseLesson, savedLessonText } from "../formats/markdown-lesson.js";

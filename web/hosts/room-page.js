@@ -2,6 +2,7 @@
 // its state for this learner: new, started (worked on in this browser), handed in, or with feedback. A
 // notebook or a lesson opens in notebook.html, kept in this browser like any other; the teacher's feedback
 // is fetched with this learner's key and shown in a sandboxed frame, where none of its scripts run.
+import "./page-language.js"; // first: the page in the reader's language, before the modules after it fill it in
 import { button, byTestId, element } from "../dom/element.js";
 import { loadNotebook } from "../notebook/stored-notebooks.js";
 import { fetchAsLearner, joinClassroom } from "../room/classroom.js";

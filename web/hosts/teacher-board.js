@@ -1,5 +1,6 @@
 // teacher.html#token=…: the room's progress from the classroom server (classroom/progress), drawn as a
 // table and polled every 2 s. Names, code and messages are learners' text: set as textContent, never run.
+import "./page-language.js"; // first: the page in the reader's language, before the modules after it fill it in
 import { byTestId } from "../dom/element.js";
 import { clock, dateLocale, t, tn } from "../i18n/messages.js";
 

@@ -14,6 +14,10 @@ SOURCES = [
     'session/unpack-worker.js',  # with zstd's decoder, for the packed runtime
     'hosts/playground-page.js',  # the main page's modules, in one file
     'hosts/article-cells.js',  # embed.js's modules, in one file
+    'hosts/notebook-page.js',  # each other page's modules, in one file
+    'hosts/embed-page.js',
+    'hosts/room-page.js',
+    'hosts/teacher-board.js',
 ]
 # Bundled under their own name, unminified (a trace names their functions; tests edit lines of them as esbuild
 # prints them, which may rename a name that another module's shadows).
