@@ -41,6 +41,18 @@ def test_the_course_in_french_has_its_prose_hints_and_cells_in_french(page, site
     expect(result.locator('code')).to_have_text(['Value(2.0) * Value(3.0)', '__mul__', 'return'])
 
 
+# Without ?locale=, from the browser's languages: the page's prose and its cells' words alike (they were two
+# module graphs once, and the cells followed the course's <html lang="en">).
+@pytest.mark.browser_context_args(locale='fr-FR')
+def test_the_course_in_the_browser_s_language_has_its_cells_in_it_too(page, site_url):
+    page.goto(site_url + 'course.html')
+    expect(page.get_by_test_id('exercise')).to_have_count(len(IDS))
+    expect(page.locator('h1')).to_have_text('Construire le moteur')
+    box = exercise(page, 'mul-returns-value')
+    expect(box.get_by_test_id('run')).to_contain_text('Exécuter')
+    expect(check(box, 'failed')).to_contain_text('__mul__ doit renvoyer son résultat avec return.')
+
+
 def test_the_course_in_spanish_has_its_own_words(page, site_url):
     page.goto(site_url + 'course.html?locale=es')
     expect(page.get_by_test_id('exercise')).to_have_count(len(IDS))

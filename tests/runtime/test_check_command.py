@@ -39,7 +39,9 @@ def test_the_courses_exercises_pass_the_check_in_html_and_in_markdown():
     assert status == 0, lines
     assert lines[-1] == '8 exercises checked, 0 wrong'
     assert sum(line.endswith(': ok: the solution passes, the starter fails') for line in lines) == 8
-    assert lines[0].startswith(f"{ROOT / 'web' / 'course.html'}:46: mul-returns-value: ok")
+    html = (ROOT / 'web' / 'course.html').read_text().splitlines()
+    line = 1 + next(i for i, text in enumerate(html) if 'data-exercise="mul-returns-value"' in text)
+    assert lines[0].startswith(f"{ROOT / 'web' / 'course.html'}:{line}: mul-returns-value: ok")
 
 
 def test_each_mistake_is_named_with_its_line_and_the_check_fails():

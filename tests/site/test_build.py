@@ -72,7 +72,7 @@ PAGE_SCRIPTS = {
     'room.html': ['hosts/room-page.bundle.js'],
     'teacher.html': ['hosts/teacher-board.bundle.js'],
     'article.html': ['embed.js'],
-    'course.html': ['hosts/page-language.js', 'embed.js'],
+    'course.html': ['hosts/course-page.bundle.js'],
 }
 
 

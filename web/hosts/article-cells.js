@@ -90,7 +90,7 @@ export function startArticle(embed, servesPages) {
   async function notebookLink(env, page) {
     const sources = [envCells.setups.get(env), ...envCells.cells.filter((cell) => cell.env === env).map((cell) => cell.getText())];
     const title = document.title || "article";
-    const { newNotebookText } = await import("../formats/ipynb.js"); // only when a reader asks for the notebook
+    const { newNotebookText } = await import("../formats/ipynb.js"); // run only when a reader asks for the notebook (the bundle holds it)
     const text = newNotebookText(sources.filter(Boolean), { title });
     const name = `${title.replace(/[^\w -]+/g, "").trim().slice(0, 60) || "article"}.ipynb`;
     return `${page}#name=${encodeURIComponent(name)}&nb=${await encodeCode(text)}`;

@@ -1,6 +1,7 @@
-// The language of an article's cells, chosen before any module reads the catalogue (embed.js imports this
-// first): `embed.js?locale=fr` where the article's script says so, else `?locale=` in the article's address
-// (the reader's, as on any page), else `data-locale` on a cell (the first cell that has one: a page has one
+// The language of an article's cells, chosen before any module reads the catalogue (article-cells.js imports
+// this first; course.html's bundle imports page-language.js before it, so its cells take the page's language):
+// `embed.js?locale=fr` where the article's script says so, else `?locale=` in the article's address (the
+// reader's, as on any page), else `data-locale` on a cell (the first cell that has one: a page has one
 // catalogue, so its cells share one language), else the article's own <html lang> (fr-CA: French), else
 // English. The article's <html lang> is the author's and is left as it is.
 import { chooseLocale, matchLocale } from "../i18n/locale.js";

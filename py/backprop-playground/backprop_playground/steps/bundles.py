@@ -18,6 +18,7 @@ SOURCES = [
     'hosts/embed-page.js',
     'hosts/room-page.js',
     'hosts/teacher-board.js',
+    'hosts/course-page.js',
 ]
 # Bundled under their own name, unminified (a trace names their functions; tests edit lines of them as esbuild
 # prints them, which may rename a name that another module's shadows).
