@@ -30,7 +30,10 @@ def test_the_page_has_the_four_exercises_in_the_chapters_order():
 
 
 def test_the_page_uses_the_embed_and_the_article_style_and_links_home():
-    assert {'src': 'embed.js', 'type': 'module'} in COURSE_PAGE.scripts
+    # embed.js's cells (hosts/article-cells.js), bundled after the page's language (hosts/course-page.js)
+    assert {'src': 'hosts/course-page.bundle.js', 'type': 'module'} in COURSE_PAGE.scripts
+    entry = (COURSE.parent / 'hosts' / 'course-page.js').read_text(encoding='utf-8')
+    assert entry.index('import "./page-language.js";') < entry.index('from "./article-cells.js";')
     assert any(link.get('rel') == 'stylesheet' and link.get('href') == 'article.css' for link in COURSE_PAGE.links)
     assert any(link.get('href') == 'index.html' for link in COURSE_PAGE.links)
     html = COURSE.read_text(encoding='utf-8')
