@@ -5,7 +5,7 @@
 const SITE = new URL("../", import.meta.url);
 
 /** {index, notebook}: the two pages' URLs for a cell in `element`, or null where there are none to open. */
-export function playgroundPages(element, named = null, servesPages = true) {
+export function playgroundPages(element, named, servesPages) {
   const address = element?.closest?.("[data-playground-url]")?.dataset.playgroundUrl || named;
   let base = servesPages ? SITE : null;
   try {

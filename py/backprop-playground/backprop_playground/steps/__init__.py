@@ -8,8 +8,8 @@
     snapshot.py        the memory snapshot (snapshot.mjs, under Node)
     packed.py          the packed runtime for browsers without brotli (pack-runtime.mjs), made while the
                        steps below run
-    bundles.py         esbuild's bundles (the editor, charts, Markdown, the unpacking worker, the main page's
-                       modules; the Python worker in its own place)
+    bundles.py         esbuild's bundles (the editor, charts, Markdown, the unpacking worker, each page's and
+                       the article's modules; the Python worker in its own place)
     service_worker.py  sw.js with its precache manifest (service-worker.mjs)
     compress.py        a .br (brotli.mjs) and a .gz beside each compressible file
 
