@@ -109,7 +109,14 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   };
   progress(1, t("Downloading Python (about 9 MB the first time)…"));
   const info = fromPage.build.promise;
-  const sitePackages = fromPage["site-packages"].promise;
+  // Made while the downloads run, each in a task after they began: a ListFormat's first making and the wheels'
+  // files' parsing cost milliseconds that a restored Python would otherwise wait for.
+  const meanwhile = (make) => (value) => new Promise((resolve) => setTimeout(resolve)).then(() => make(value));
+  // The page's own runtime is not a library a learner installs: the message names the others.
+  const libraries = info.then(meanwhile(({ wheels, runtime }) => new Intl.ListFormat(catalogueLocale, { type: "conjunction" })
+    .format(wheels.filter((name) => name !== runtime).map((w) => w.split("-")[0]))));
+  const sitePackages = fromPage["site-packages"].promise.then(meanwhile(JSON.parse));
+  for (const promise of [libraries, sitePackages]) promise.catch(() => {}); // reported where awaited
   // What this worker downloads of the runtime's large files (the standard library, the snapshot's pieces: of the
   // wasm, the page keeps the Module compiled from it) goes to the page too, which keeps it for the page's later
   // Pythons (packed-runtime.js), where the page asks for it; all of it before "ready", after which it takes none.
@@ -121,14 +128,12 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   if (buffer) {
     interruptBuffer = buffer; // Python reads it only while it runs a program (run() sets it)
   }
-  // The page's own runtime is not a library a learner installs: the message names the others.
-  const { wheels: names, runtime, sitePackages: { folder: built } } = await info;
-  const libraries = new Intl.ListFormat(catalogueLocale, { type: "conjunction" }).format(names.filter((name) => name !== runtime).map((w) => w.split("-")[0]));
-  progress(2, t("Installing {libraries}…", { libraries }));
+  const { sitePackages: { folder: built } } = await info;
+  progress(2, t("Installing {libraries}…", { libraries: await libraries }));
   // Also after a snapshot: it restores Python's memory, not its files (tracebacks and imports need them). The
   // build's folder is the snapshot's Python's; a Python that booted as usual says its own (about 10 ms).
   const folder = start.from === "snapshot" ? built : pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
-  writeFiles(pyodide.FS, folder, JSON.parse(await sitePackages));
+  writeFiles(pyodide.FS, folder, await sitePackages);
   measure("install");
   progress(3, t("Starting the engine…"));
   playground = pyodide.pyimport("playground_runtime");
