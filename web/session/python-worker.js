@@ -109,8 +109,9 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   };
   progress(1, t("Downloading Python (about 9 MB the first time)…"));
   const info = fromPage.build.promise;
-  // Made while the downloads run, each in a task after they began: a ListFormat's first making and the wheels'
-  // files' parsing cost milliseconds that a restored Python would otherwise wait for.
+  // Made while Python starts (the downloads, or the restore of a runtime the page kept), each in a task of its own
+  // once its value has come: a ListFormat's first making and the wheels' files' parsing cost milliseconds that a
+  // restored Python would otherwise wait for.
   const meanwhile = (make) => (value) => new Promise((resolve) => setTimeout(resolve)).then(() => make(value));
   // The page's own runtime is not a library a learner installs: the message names the others.
   const libraries = info.then(meanwhile(({ wheels, runtime }) => new Intl.ListFormat(catalogueLocale, { type: "conjunction" })
