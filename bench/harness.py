@@ -3,6 +3,7 @@ playground's peer, waits on the page's marks, and the first and second visit's f
 script of its own (page.py, teaching.py, compare.py...) that imports from here; this file is not run by
 itself."""
 
+import json
 import os
 import statistics
 import tempfile
@@ -29,6 +30,21 @@ BARE_SCRIPT = """const worker = new Worker("bare-worker.js", { type: "module" })
 worker.onmessage = () => { performance.mark("python-ready"); document.title = "ready"; };"""
 BARE_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
 await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href });
+self.postMessage("ready");"""
+# The floor of a start from the snapshot: a page that does nothing but restore it (no editor, no wheels).
+# The snapshot's pieces (build step snapshot.py) are fetched at once, read through Blobs and put in place, as
+# python-worker.js does (here the pieces laid end to end, then each extent where it goes).
+SNAPSHOT_ONLY_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
+const { files, size, extents } = SNAPSHOT;
+const memory = Promise.all(files.map(async (path) => new Uint8Array(await (await (await fetch("./" + path)).blob()).arrayBuffer())))
+  .then((parts) => {
+    const held = parts.length === 1 ? parts[0] : new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    if (parts.length > 1) parts.reduce((offset, part) => (held.set(part, offset), offset + part.length), 0);
+    const whole = new Uint8Array(size);
+    extents.reduce((at, [offset, length]) => (whole.set(held.subarray(at, at + length), offset), at + length), 0);
+    return whole;
+  });
+await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href, _loadSnapshot: memory });
 self.postMessage("ready");"""
 
 WAIT_FOR_GRAPH = """() => new Promise((resolve) => {
@@ -91,6 +107,12 @@ def bare_site(worker=BARE_WORKER):
     (folder / 'bare-worker.js').write_text(worker)
     os.symlink(DIST / 'pyodide', folder / 'pyodide')
     return folder
+
+
+def snapshot_only_site():
+    """The floor of a start from the snapshot: the bare page, whose worker only restores dist/'s snapshot."""
+    snapshot = json.loads((DIST / 'build.json').read_text())['snapshot']
+    return bare_site(SNAPSHOT_ONLY_WORKER.replace('SNAPSHOT', json.dumps(snapshot)))
 
 
 def wait_for(page, expression):

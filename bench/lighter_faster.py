@@ -28,7 +28,19 @@ from playwright.sync_api import sync_playwright
 import first_visit
 from backprop_playground.paths import DIST, ROOT
 from backprop_playground.server.static import ENCODINGS
-from harness import LAUNCH, WAIT_FOR_GRAPH, bare_site, mark, median, ready, serve, set_code, visits, wait_for
+from harness import (
+    LAUNCH,
+    WAIT_FOR_GRAPH,
+    bare_site,
+    mark,
+    median,
+    ready,
+    serve,
+    set_code,
+    snapshot_only_site,
+    visits,
+    wait_for,
+)
 from playground_runtime import runner as playground
 from teaching import run_program
 
@@ -53,23 +65,6 @@ def without_charts(program):
 MOONS_WITHOUT_CHARTS = without_charts(MOONS)
 MOONS_TRAINING = MOONS[: MOONS.index(FINAL_DRAWING)]  # the final draw_dot left out
 MOONS_TRAINING_WITHOUT_CHARTS = without_charts(MOONS_TRAINING)
-
-
-# The floor of a start from the snapshot: a page that does nothing but restore it (no editor, no wheels).
-# The snapshot's pieces (build step snapshot.py) are fetched at once, read through Blobs and put in place, as
-# python-worker.js does (here the pieces laid end to end, then each extent where it goes).
-SNAPSHOT_ONLY_WORKER = """import { loadPyodide } from "./pyodide/pyodide.mjs";
-const { files, size, extents } = SNAPSHOT;
-const memory = Promise.all(files.map(async (path) => new Uint8Array(await (await (await fetch("./" + path)).blob()).arrayBuffer())))
-  .then((parts) => {
-    const held = parts.length === 1 ? parts[0] : new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    if (parts.length > 1) parts.reduce((offset, part) => (held.set(part, offset), offset + part.length), 0);
-    const whole = new Uint8Array(size);
-    extents.reduce((at, [offset, length]) => (whole.set(held.subarray(at, at + length), offset), at + length), 0);
-    return whole;
-  });
-await loadPyodide({ indexURL: new URL("./pyodide/", self.location.href).href, _loadSnapshot: memory });
-self.postMessage("ready");"""
 
 
 def first_start(browser, url, runs):
@@ -156,14 +151,7 @@ def main():
     args = parser.parse_args()
     if args.charts_only:
         return charts_only(args.runs)
-    bare, snapshot_only = (
-        bare_site(),
-        bare_site(
-            SNAPSHOT_ONLY_WORKER.replace(
-                'SNAPSHOT', json.dumps(json.loads((DIST / 'build.json').read_text())['snapshot'])
-            )
-        ),
-    )
+    bare, snapshot_only = bare_site(), snapshot_only_site()
     _, snapshot_only_url = serve(snapshot_only, isolated=False)
     _, url = serve(DIST)
     plain_server, plain_url = serve(DIST, isolated=False)

@@ -10,8 +10,8 @@ import { dateLocale, t } from "../i18n/messages.js";
 const SMALL_GRAPH = 100; // values: few enough to lay out again, to find a layout that reads whole
 const NARROW = "(max-width: 700px)";
 // Made at its first use: the warm-up's rehearsal (below), while the page is idle, or a run that came before it. A
-// formatter's first making costs 20 to 50 ms of the page's thread; made as the page loads, it held back the Python
-// worker, whose start waits for that thread. A Run pressed the moment Python is ready pays it instead
+// formatter's first making costs 20 to 50 ms of the page's thread: made as the page loads, it came as the Python
+// worker started, whose start waits for that thread. A Run pressed the moment Python is ready pays it instead
 // (bench/compare.py's figure for that Run did not change: 203 ms against 203, 6 rounds each).
 let clockFormat = null;
 const clockTime = (now) => (clockFormat ??= new Intl.DateTimeFormat(dateLocale, { hour: "2-digit", minute: "2-digit", second: "2-digit" })).format(now);
