@@ -134,7 +134,7 @@ def ready(page, url):
 
 
 def set_code(page, code):
-    page.evaluate("code => window.playground.editor.setText(code)", code)
+    page.evaluate("code => window.playground.cell.setText(code)", code)
 
 
 def stop_latency(page):

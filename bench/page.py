@@ -118,7 +118,7 @@ def report(runs):
         page = context.new_page()
         ready(page, url)
         page.select_option('[data-testid=examples]', 'neuron.py')
-        wait_for(page, "window.playground.editor.getText().startsWith('# A single neuron')")
+        wait_for(page, "window.playground.cell.getText().startsWith('# A single neuron')")
         page.evaluate(WAIT_FOR_GRAPH)  # warm-up
         neuron = [page.evaluate(WAIT_FOR_GRAPH)['ms'] for _ in range(runs)]
         renders = {}

@@ -1,7 +1,10 @@
 """The main page's modules come as one file (hosts/playground-page.bundle.js), whose session starts the Python
 worker: one worker, started once that file has come, and a failure to load it is said as any other.
 The worker's guards start just after it says "ready" (python-worker.js): a Run sent at once is still watched,
-and goes before the worker's warm-up."""
+and goes before the worker's warm-up. The code editor is made once Python is ready, or when the learner reaches
+for the code, which until then is a plain text area (hosts/main.js)."""
+
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -39,9 +42,61 @@ def test_the_page_starts_one_python_worker_from_its_one_script(page, site_url):
     assert requests.count(WORKER) == 1 and workers == 1, (requests, workers)
     scripts = [url for url in requests[: requests.index(WORKER)] if url.endswith('.js')]
     assert 'hosts/playground-page.bundle.js' in scripts, scripts
-    assert set(scripts) <= {'offline/file-warning.js', 'cell/editor.bundle.js', 'hosts/playground-page.bundle.js'}, (
-        scripts
-    )
+    assert set(scripts) <= {'offline/file-warning.js', 'hosts/playground-page.bundle.js'}, scripts
+
+
+# Resource timing's entry for the editor's bundle and the python-ready mark, as startTimes.
+EDITOR_AND_READY = """[performance.getEntriesByType('resource').find((e) => e.name.endsWith('/cell/editor.bundle.js'))?.startTime ?? null,
+  performance.getEntriesByName('python-ready')[0]?.startTime ?? null]"""
+
+
+def test_the_editor_is_made_once_python_is_ready(page, site_url):
+    # CodeMirror costs the page's thread about 150 ms, which slowed Python's start: until Python is ready the code is
+    # a plain text area, and the editor's bundle is not even requested.
+    page.goto(site_url)
+    expect(page.locator('textarea[data-testid=editor]')).to_have_value(re.compile(r'x1 = Value\(2\.0'))
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+    expect(page.get_by_test_id('editor').locator('.cm-content')).to_contain_text('x1 = Value(2.0')
+    expect(page.locator('textarea[data-testid=editor]')).to_have_count(0)
+    requested, ready = page.evaluate(EDITOR_AND_READY)
+    assert requested is not None and ready is not None and requested >= ready, (requested, ready)
+
+
+def test_code_typed_before_the_editor_is_made_is_kept_and_runs(page, site_url):
+    # A learner who reaches for the code while Python loads types into the text area: the editor, made at once
+    # (held back here until the typing is done, as build.json is, so that Python is loading), takes the text with
+    # the cursor where it was; Ctrl+Enter there runs it once Python is ready, and the text is kept as typed.
+    build, bundle = [], []
+    page.route('**/build.json', lambda route: build.append(route))
+    page.route('**/cell/editor.bundle.js', lambda route: bundle.append(route))
+    try:
+        page.goto(site_url)
+        page.locator('textarea[data-testid=editor]').click()
+        page.keyboard.press('ControlOrMeta+a')
+        page.keyboard.insert_text("print('typed early')\n# the end")
+        page.keyboard.press('ArrowLeft')
+        page.keyboard.press('ControlOrMeta+Enter')
+        expect(page.get_by_test_id('status')).to_contain_text('runs once')
+        for held in (build, bundle):  # the page asked for build.json, and the learner's click for the editor
+            for _ in range(100):
+                if held:
+                    break
+                page.wait_for_timeout(50)
+        build[0].continue_()
+        expect(page.get_by_test_id('output').locator('pre.stdout')).to_have_text(
+            'typed early\n', timeout=STARTUP_TIMEOUT_MS
+        )
+        expect(page.locator('textarea[data-testid=editor]')).to_have_value("print('typed early')\n# the end")
+        bundle[0].continue_()
+        editor = page.get_by_test_id('editor')
+        expect(editor.locator('.cm-line').last).to_have_text('# the end')
+        page.keyboard.type('X')  # the editor has the focus, and the cursor where it was: before the last letter
+        expect(editor.locator('.cm-line').last).to_have_text('# the enXd')
+    finally:
+        page.unroute('**/build.json')
+        page.unroute('**/cell/editor.bundle.js')
+    page.reload()
+    expect(page.get_by_test_id('editor')).to_contain_text('# the enXd')
 
 
 def test_a_worker_that_could_not_load_is_said_and_retried(page, site_url):
@@ -141,3 +196,15 @@ def test_guards_that_cannot_start_are_a_failed_start_with_retry(page, site_url):
         page.remove_listener('request', listen)
     page.get_by_test_id('retry').click()
     expect(status).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
+
+
+def test_code_typed_before_the_editor_is_made_survives_a_reload(page, site_url):
+    # The text area saves what is typed as the editor does: the editor's bundle never comes here.
+    page.route('**/cell/editor.bundle.js', lambda route: route.abort())
+    try:
+        page.goto(site_url)
+        page.locator('textarea[data-testid=editor]').fill("print('kept before the editor')\n")
+        page.reload()
+        expect(page.locator('textarea[data-testid=editor]')).to_have_value("print('kept before the editor')\n")
+    finally:
+        page.unroute('**/cell/editor.bundle.js')

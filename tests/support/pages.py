@@ -62,8 +62,9 @@ def open_playground(page, url):
 
 
 def type_program(page, code):
-    """Replace the editor's text the way a paste does."""
-    page.get_by_test_id('editor').locator('.cm-content').click()
+    """Replace the editor's text the way a paste does: in the plain text area that holds the code while Python loads,
+    whose focus makes the editor at once, or in the editor."""
+    page.get_by_test_id('editor').click()
     page.keyboard.press('ControlOrMeta+a')
     page.keyboard.insert_text(code)
     page.keyboard.press('Escape')  # close an autocompletion list: it would cover the editor for the next click

@@ -62,6 +62,18 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
   return { box, editorHost, run, stop, status, output, tools, extra };
 }
 
+/**
+ * The code as plain text that can be edited, until the editor is made (cell.js): what is typed here is the cell's
+ * code, and goes to the editor with the cursor where it was.
+ */
+export function codeArea(text, label) {
+  const area = element("textarea", "cell-code");
+  Object.assign(area, { textContent: text, spellcheck: false, rows: text.split("\n").length });
+  area.dataset.testid = "editor";
+  area.setAttribute("aria-label", label);
+  return area;
+}
+
 /** Code shown as text. Long lines scroll sideways, so the block takes focus: arrow keys scroll it too. */
 export function codeBlock(text, label) {
   const pre = element("pre", "cell-code", text);

@@ -1,6 +1,6 @@
 // A cell: one program's editor, Run/Stop, status and output, over the page's session.
 // Every host uses it: the main page binds it to its own markup, embeds to cell-view.js's.
-import { codeBlock } from "./cell-view.js";
+import { codeArea, codeBlock } from "./cell-view.js";
 import { exampleProgram } from "../output/example-program.js";
 import { OutputList } from "../output/output-list.js";
 import { PointStore } from "./points.js";
@@ -14,14 +14,16 @@ const editorModule = () => import("../cell/editor.bundle.js");
 export class Cell {
   /**
    * parts: {editorHost, run, stop, status, output} elements (status holds .status-text and <progress>).
-   * The code shows at once in a plain <pre> in editorHost, and becomes an editor when the bundle arrives.
+   * The code shows at once as plain text in editorHost (a <textarea>, or a <pre> if read-only), and becomes an
+   * editor when its bundle arrives: at once, or with `editorLater` when the host calls makeEditor() or the
+   * learner reaches for the code (its focus), whichever comes first.
    * `locked`: read-only and not editable at all (an nbgrader locked cell). `request(text)`: what a run
    * sends instead of {code: text} (an nbgrader test cell runs its hidden tests too). `points`: the learner's
    * own data ([[x1, x2, label], ...]), sent with each run, and `onPointsChange(points)` when they change;
    * `quiz` ({field, labels}): each graph opens its quiz (an author's data-quiz).
    */
   constructor({ session, parts, code, env = null, checks = null, readOnly = false, locked = false, follow = false, request, onChange, onRunRequest, onAdvance,
-    points = null, onPointsChange = null, quiz = null }) {
+    points = null, onPointsChange = null, quiz = null, editorLater = false }) {
     Object.assign(this, { session, parts, env, checks, readOnly: readOnly || locked, locked, onChange, onAdvance });
     this.points = new PointStore(points, onPointsChange);
     this.request = request || ((text) => ({ code: text }));
@@ -40,18 +42,52 @@ export class Cell {
       onExample: (spec) => this.forwardExample(spec),
       warmUp: session.warmUp,
     });
-    this.fallback = codeBlock(code, editorLabel());
+    this.errorMark = null; // an error's line to mark once the editor is made
+    this.fallback = this.readOnly ? codeBlock(code, editorLabel()) : this.codeArea(code);
     parts.editorHost.replaceChildren(this.fallback);
-    this.editorReady = editorModule().then(({ createEditor }) => this.upgrade(createEditor));
+    let make;
+    /** Resolves with the editor once it is made, or with null if its bundle could not be had (the text area stays). */
+    this.editorReady = new Promise((resolve) => (make = resolve))
+      .then(() => editorModule())
+      .then(({ createEditor }) => this.upgrade(createEditor), (error) => {
+        console.warn("the code editor could not load:", error);
+        return null;
+      });
+    this.makeEditor = () => make();
+    this.fallback.addEventListener("focus", this.makeEditor, { once: true });
+    if (!editorLater) this.makeEditor();
     parts.run.addEventListener("click", () => this.onRunRequest(this));
     parts.stop.addEventListener("click", () => this.stop());
     session.subscribe(() => this.render());
   }
 
+  /** The plain text area: what is typed there is the code, saved as typed, and runs with the editor's keys. */
+  codeArea(code) {
+    const area = codeArea(code, editorLabel());
+    area.addEventListener("input", () => {
+      this.code = area.value;
+      this.errorMark = null;
+      this.onChange?.(this.code);
+    });
+    area.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || event.altKey) return;
+      if ((event.ctrlKey || event.metaKey) && !event.shiftKey) this.onRunRequest(this);
+      else if (event.shiftKey && !event.ctrlKey && !event.metaKey) this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this);
+      else return;
+      event.preventDefault();
+    });
+    return area;
+  }
+
   upgrade(createEditor) {
+    const area = this.fallback;
+    const focused = area.matches(":focus");
+    const [from, to] = area instanceof HTMLTextAreaElement ? [area.selectionStart, area.selectionEnd] : [0, 0];
+    const selection = area.selectionDirection === "backward" ? { anchor: to, head: from } : { anchor: from, head: to };
     this.editor = createEditor({
       parent: this.parts.editorHost,
       doc: this.code,
+      selection,
       readOnly: this.readOnly,
       editable: !this.locked,
       label: editorLabel(),
@@ -61,7 +97,12 @@ export class Cell {
       onAdvance: () => (this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this)),
       onChange: (text) => this.onChange?.(text),
     });
-    this.fallback.remove();
+    const { scrollTop } = area;
+    area.remove();
+    this.editor.view.scrollDOM.scrollTop = scrollTop;
+    if (focused) this.editor.focus();
+    if (this.errorMark) this.editor.markError(...this.errorMark);
+    this.errorMark = null;
     return this.editor;
   }
 
@@ -76,7 +117,9 @@ export class Cell {
 
   setText(text) {
     this.code = text;
+    this.errorMark = null;
     if (this.editor) this.editor.setText(text);
+    else if (this.fallback instanceof HTMLTextAreaElement) this.fallback.value = text;
     else this.fallback.textContent = text;
   }
 
@@ -97,6 +140,7 @@ export class Cell {
     this.ticket.onStart = () => this.setActivity("running");
     this.render();
     this.editor?.clearError();
+    this.errorMark = null;
     this.output.startRun(note);
     try {
       const request = instead ?? { env: this.env, checks: this.checks, ...this.request(this.getText()), points: this.points.get() };
@@ -142,7 +186,8 @@ export class Cell {
     } else {
       const { error } = result;
       this.output.error(error);
-      if (error.line) this.editor?.markError(error.line, `${error.type}: ${error.message}`);
+      if (error.line && this.editor) this.editor.markError(error.line, `${error.type}: ${error.message}`);
+      else if (error.line) this.errorMark = [error.line, `${error.type}: ${error.message}`];
       const where = { type: error.type, line: error.line };
       this.outcome = { state: "error", text: error.line ? t("{type} on line {line} · see the output", where) : t("{type} · see the output", where) };
     }

@@ -46,8 +46,11 @@ const errorLine = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-/** `label` names the editor; `phrases` are CodeMirror's words in the page's language (cell/editor-phrases.js). */
-export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, readOnly = false, editable = true, label = "Python code", phrases = {} }) {
+/**
+ * `label` names the editor; `phrases` are CodeMirror's words in the page's language (cell/editor-phrases.js);
+ * `selection` ({anchor, head}, offsets in `doc`) is where the cursor starts.
+ */
+export function createEditor({ parent, doc, selection, onRun, onAdvance = onRun, onChange, readOnly = false, editable = true, label = "Python code", phrases = {} }) {
   const runKeys = [
     { key: "Mod-Enter", run: () => (onRun(), true) },
     { key: "Shift-Enter", run: () => (onAdvance(), true) },
@@ -56,6 +59,7 @@ export function createEditor({ parent, doc, onRun, onAdvance = onRun, onChange, 
     parent,
     state: EditorState.create({
       doc,
+      selection: selection && selection.head <= doc.length && selection.anchor <= doc.length ? selection : undefined,
       extensions: [
         Prec.highest(keymap.of(runKeys)),
         basicSetup,

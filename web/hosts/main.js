@@ -74,9 +74,21 @@ const cell = new Cell({
   onChange: saveCode,
   points: opened.points,
   onPointsChange: savePoints,
+  editorLater: true,
 });
-const editor = await cell.editorReady;
-performance.mark("editor-usable"); // read by bench/page.py
+cell.editorReady.then((editor) => editor && performance.mark("editor-usable")); // read by bench/page.py
+
+// The editor (CodeMirror: about 150 ms of this thread to load and make) is made once Python is ready and no run
+// is on, or as soon as the learner reaches for the code, which until then is a plain text area. Made while Python
+// starts, it slowed the start by 80 ms: on two cores that start is bound by the processor (bench/python_start.py).
+function makeEditorWhenFree() {
+  const { phase } = session.state;
+  if ((phase !== "ready" && phase !== "failed") || cell.busy) return; // called again as the session changes and runs end
+  setTimeout(() => cell.busy || cell.makeEditor());
+}
+session.subscribe(makeEditorWhenFree);
+cell.onResult(makeEditorWhenFree);
+makeEditorWhenFree();
 
 function offerRestore({ message, bad }) {
   const aside = codeAside();
@@ -119,7 +131,7 @@ examples.addEventListener("change", async () => {
   if (!file) return;
   try {
     cell.setText(await exampleText(file));
-    editor.focus();
+    cell.focus();
   } catch (error) {
     showNotice(t("Could not load the example: {reason}", { reason: error.message }), [], "bad");
   }
@@ -148,4 +160,5 @@ function registerWhenQuiet() {
 session.subscribe(registerWhenQuiet);
 cell.onResult(registerWhenQuiet);
 
-window.playground = { cell, editor, session }; // for the browser console and the tests' diagnostics
+// For the browser console and the tests' diagnostics; `editor` is null until it is made (cell.setText works before).
+window.playground = { cell, session, get editor() { return cell.editor; } };
