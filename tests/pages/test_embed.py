@@ -247,6 +247,25 @@ def test_links_opened_one_after_another_never_replace_the_code_put_aside(fresh_p
     expect(playground.get_by_test_id('output').locator('section.run')).to_have_count(0)
 
 
+def test_code_restored_before_the_editor_is_made_is_kept(page, site_url):
+    # A link opened and its notice's Restore pressed while the code is the plain text area (the editor's bundle
+    # never comes here): the restored code is saved as the editor's change would save it, and a reload shows it.
+    page.route('**/cell/editor.bundle.js', lambda route: route.abort())
+    try:
+        page.goto(site_url)
+        area = page.locator('textarea[data-testid=editor]')
+        area.fill('# my own work\n')
+        page.goto('about:blank')
+        page.goto(f"{site_url}#{share_fragment('print(1)')}")
+        expect(area).to_have_value('print(1)')
+        page.get_by_role('button', name='Restore my earlier code').click()
+        expect(area).to_have_value('# my own work\n')
+        page.reload()
+        expect(area).to_have_value('# my own work\n')
+    finally:
+        page.unroute('**/cell/editor.bundle.js')
+
+
 BAD_LINKS = {
     'truncated': share_fragment('print("a long enough program to be cut")\n' * 20)[:-12],
     'corrupted': 'code=%%%not-base64!!',

@@ -528,6 +528,8 @@ def test_run_pressed_while_python_loads_runs_once_it_is_ready(page, site_url):
     section = page.get_by_test_id('output').locator('section.run')
     expect(section.locator('svg')).to_contain_text('data 0.7071', timeout=STARTUP_TIMEOUT_MS)
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+    # The code was a plain text area while Python loaded; the editor is made once that run has ended.
+    expect(page.get_by_test_id('editor').locator('.cm-content')).to_contain_text('x1 = Value(2.0')
 
 
 def test_a_fatal_pyodide_error_restarts_python_and_keeps_the_page(playground):

@@ -208,3 +208,32 @@ def test_code_typed_before_the_editor_is_made_survives_a_reload(page, site_url):
         expect(page.locator('textarea[data-testid=editor]')).to_have_value("print('kept before the editor')\n")
     finally:
         page.unroute('**/cell/editor.bundle.js')
+
+
+def test_the_editor_waits_for_an_input_methods_composition_to_end(page, site_url):
+    # Taking the text area from under a composition (Chinese, Japanese, accents on some keyboards) would end it
+    # and leave its text twice or not at all: the editor is made once the composition is committed.
+    bundle = []
+    page.route('**/cell/editor.bundle.js', lambda route: bundle.append(route))
+    try:
+        page.goto(site_url)
+        area = page.locator('textarea[data-testid=editor]')
+        area.click()
+        page.keyboard.press('ControlOrMeta+End')
+        cdp = page.context.new_cdp_session(page)
+        cdp.send('Input.imeSetComposition', {'text': 'にほ', 'selectionStart': 2, 'selectionEnd': 2})
+        for _ in range(100):  # the learner's click asked for the editor
+            if bundle:
+                break
+            page.wait_for_timeout(50)
+        bundle[0].continue_()
+        page.wait_for_timeout(500)
+        expect(area).to_have_count(1)  # still composing: no editor yet
+        cdp.send('Input.insertText', {'text': '日本'})
+        cdp.detach()
+        editor = page.get_by_test_id('editor')
+        expect(editor.locator('.cm-content')).to_contain_text('draw_dot(o)日本')
+        assert page.evaluate('window.playground.cell.getText()').count('日本') == 1
+        assert 'にほ' not in page.evaluate('window.playground.cell.getText()')
+    finally:
+        page.unroute('**/cell/editor.bundle.js')

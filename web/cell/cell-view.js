@@ -68,7 +68,8 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
  */
 export function codeArea(text, label) {
   const area = element("textarea", "cell-code");
-  Object.assign(area, { textContent: text, spellcheck: false, rows: text.split("\n").length });
+  Object.assign(area, { defaultValue: text, spellcheck: false, autocapitalize: "off", autocomplete: "off", rows: text.split("\n").length });
+  area.setAttribute("autocorrect", "off"); // Safari's
   area.dataset.testid = "editor";
   area.setAttribute("aria-label", label);
   return area;

@@ -49,7 +49,7 @@ export class Cell {
     /** Resolves with the editor once it is made, or with null if its bundle could not be had (the text area stays). */
     this.editorReady = new Promise((resolve) => (make = resolve))
       .then(() => editorModule())
-      .then(({ createEditor }) => this.upgrade(createEditor), (error) => {
+      .then(({ createEditor }) => this.composed().then(() => this.upgrade(createEditor)), (error) => {
         console.warn("the code editor could not load:", error);
         return null;
       });
@@ -69,14 +69,24 @@ export class Cell {
       this.errorMark = null;
       this.onChange?.(this.code);
     });
+    area.addEventListener("compositionstart", () => (this.composing = true));
+    area.addEventListener("compositionend", () => {
+      this.composing = false;
+      this.onComposed?.();
+    });
     area.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" || event.altKey) return;
+      if (event.key !== "Enter" || event.altKey || event.isComposing) return;
       if ((event.ctrlKey || event.metaKey) && !event.shiftKey) this.onRunRequest(this);
       else if (event.shiftKey && !event.ctrlKey && !event.metaKey) this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this);
       else return;
       event.preventDefault();
     });
     return area;
+  }
+
+  /** Resolves once no input method is composing in the text area: taking it from under a composition would end it. */
+  composed() {
+    return this.composing ? new Promise((resolve) => (this.onComposed = () => setTimeout(resolve))) : Promise.resolve();
   }
 
   upgrade(createEditor) {
@@ -118,9 +128,11 @@ export class Cell {
   setText(text) {
     this.code = text;
     this.errorMark = null;
-    if (this.editor) this.editor.setText(text);
-    else if (this.fallback instanceof HTMLTextAreaElement) this.fallback.value = text;
-    else this.fallback.textContent = text;
+    if (this.editor) this.editor.setText(text); // its change saves it (onChange)
+    else if (this.fallback instanceof HTMLTextAreaElement) {
+      Object.assign(this.fallback, { defaultValue: text, value: text });
+      this.onChange?.(text);
+    } else this.fallback.textContent = text;
   }
 
   get busy() {

@@ -76,15 +76,16 @@ const cell = new Cell({
   onPointsChange: savePoints,
   editorLater: true,
 });
-cell.editorReady.then((editor) => editor && performance.mark("editor-usable")); // read by bench/page.py
+performance.mark("code-editable"); // in the text area; bench/page.py reads both marks
+cell.editorReady.then((editor) => editor && performance.mark("editor-made"));
 
 // The editor (CodeMirror: about 150 ms of this thread to load and make) is made once Python is ready and no run
 // is on, or as soon as the learner reaches for the code, which until then is a plain text area. Made while Python
 // starts, it slowed the start by 80 ms: on two cores that start is bound by the processor (bench/python_start.py).
 function makeEditorWhenFree() {
   const { phase } = session.state;
-  if ((phase !== "ready" && phase !== "failed") || cell.busy) return; // called again as the session changes and runs end
-  setTimeout(() => cell.busy || cell.makeEditor());
+  if (phase !== "ready" && phase !== "failed") return; // called again as the session changes and as runs end
+  setTimeout(() => cell.busy || cell.makeEditor()); // a run's listeners are called before the cell is idle again
 }
 session.subscribe(makeEditorWhenFree);
 cell.onResult(makeEditorWhenFree);
