@@ -43,6 +43,8 @@ export class Cell {
       warmUp: session.warmUp,
     });
     this.errorMark = null; // an error's line to mark once the editor is made
+    this.composing = false; // an input method is composing in the text area
+    this.onComposed = null;
     this.fallback = this.readOnly ? codeBlock(code, editorLabel()) : this.codeArea(code);
     parts.editorHost.replaceChildren(this.fallback);
     let make;

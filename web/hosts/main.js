@@ -81,7 +81,8 @@ cell.editorReady.then((editor) => editor && performance.mark("editor-made"));
 
 // The editor (CodeMirror: about 150 ms of this thread to load and make) is made once Python is ready and no run
 // is on, or as soon as the learner reaches for the code, which until then is a plain text area. Made while Python
-// starts, it slowed the start by 80 ms: on two cores that start is bound by the processor (bench/python_start.py).
+// started, it slowed the start by about 60 ms: on two cores that start is bound by the processor as a whole
+// (bench/python_start.py).
 function makeEditorWhenFree() {
   const { phase } = session.state;
   if (phase !== "ready" && phase !== "failed") return; // called again as the session changes and as runs end
