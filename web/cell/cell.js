@@ -45,7 +45,7 @@ export class Cell {
     this.errorMark = null; // an error's line to mark once the editor is made
     this.composing = false; // an input method is composing in the text area
     this.onComposed = null;
-    this.fallback = this.readOnly ? codeBlock(code, editorLabel()) : this.codeArea(code);
+    this.fallback = this.readOnly ? codeBlock(code, editorLabel()) : this.editableFallback(code);
     parts.editorHost.replaceChildren(this.fallback);
     let make;
     /** Resolves with the editor once it is made, or with null if its bundle could not be had (the text area stays). */
@@ -64,7 +64,7 @@ export class Cell {
   }
 
   /** The plain text area: what is typed there is the code, saved as typed, and runs with the editor's keys. */
-  codeArea(code) {
+  editableFallback(code) {
     const area = codeArea(code, editorLabel());
     area.addEventListener("input", () => {
       this.code = area.value;
@@ -79,11 +79,16 @@ export class Cell {
     area.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" || event.altKey || event.isComposing) return;
       if ((event.ctrlKey || event.metaKey) && !event.shiftKey) this.onRunRequest(this);
-      else if (event.shiftKey && !event.ctrlKey && !event.metaKey) this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this);
+      else if (event.shiftKey && !event.ctrlKey && !event.metaKey) this.advance();
       else return;
       event.preventDefault();
     });
     return area;
+  }
+
+  /** Shift+Enter: in a notebook, run and move to the next cell, as in Jupyter; elsewhere, run. */
+  advance() {
+    return this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this);
   }
 
   /** Resolves once no input method is composing in the text area: taking it from under a composition would end it. */
@@ -105,8 +110,7 @@ export class Cell {
       label: editorLabel(),
       phrases: editorPhrases(),
       onRun: () => this.onRunRequest(this),
-      // Shift+Enter: in a notebook, run and move to the next cell, as in Jupyter; elsewhere, run.
-      onAdvance: () => (this.onAdvance ? this.onAdvance(this) : this.onRunRequest(this)),
+      onAdvance: () => this.advance(),
       onChange: (text) => this.onChange?.(text),
     });
     const { scrollTop } = area;
