@@ -186,8 +186,9 @@ export function fileResponse(href, bytes) {
  * Runs `start` (Pyodide's loadPyodide) with fetch answering the large files' URLs (`urls`) from `unpacked`
  * (a promise of a map by URL, or of null), and every other URL at once as usual; fetch is itself again once
  * `start` settles. loadPyodide fetches the wasm and the standard library itself, by URL, and has no option
- * for their bytes. Each of `urls` that comes from the network is told to `downloaded(url)`, if given: its body
- * is read once, by Pyodide (a second reading of it, a clone, slowed Python's start by ~30 ms).
+ * for their bytes. Each of `urls` that comes from the network is told to `downloaded(url, response)`, if given,
+ * before Pyodide has it: its body is read once, by Pyodide (a second reading of it, a clone, slowed Python's start
+ * by ~30 ms).
  */
 export async function withPackedFiles(urls, unpacked, downloaded, start) {
   const fetch = globalThis.fetch;
@@ -196,7 +197,7 @@ export async function withPackedFiles(urls, unpacked, downloaded, start) {
     const bytes = urls.has(href) ? (await unpacked)?.get(href) : undefined;
     if (!bytes) {
       const response = await fetch(resource, init);
-      if (urls.has(href) && response.ok) downloaded?.(href);
+      if (urls.has(href) && response.ok) downloaded?.(href, response);
       return response;
     }
     return fileResponse(href, bytes);

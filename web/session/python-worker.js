@@ -110,13 +110,13 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   progress(1, t("Downloading Python (about 9 MB the first time)…"));
   const info = fromPage.build.promise;
   // Made while Python starts (the downloads, or the restore of a runtime the page kept), each in a task of its own
-  // once its value has come: a ListFormat's first making and the wheels' files' parsing cost milliseconds that a
-  // restored Python would otherwise wait for.
+  // once its value has come: a ListFormat's first making and the wheels' files' parsing and encoding cost
+  // milliseconds that a restored Python would otherwise wait for.
   const meanwhile = (make) => (value) => new Promise((resolve) => setTimeout(resolve)).then(() => make(value));
   // The page's own runtime is not a library a learner installs: the message names the others.
   const libraries = info.then(meanwhile(({ wheels, runtime }) => new Intl.ListFormat(catalogueLocale, { type: "conjunction" })
     .format(wheels.filter((name) => name !== runtime).map((w) => w.split("-")[0]))));
-  const sitePackages = fromPage["site-packages"].promise.then(meanwhile(JSON.parse));
+  const sitePackages = fromPage["site-packages"].promise.then(meanwhile((text) => encoded(JSON.parse(text))));
   for (const promise of [libraries, sitePackages]) promise.catch(() => {}); // reported where awaited
   // What this worker downloads of the runtime's large files (the standard library, the snapshot's pieces: of the
   // wasm, the page keeps the Module compiled from it) goes to the page too, which keeps it for the page's later
@@ -257,16 +257,21 @@ async function largeFiles(url, info, precached) {
   return files && { files, from: "packed" };
 }
 
-/** Writes `files` ({path: text}) into `folder` (build.json's sitePackages), as unpacking the wheels would. */
+/** `files` ({path: text}) as [path, UTF-8 bytes] pairs (Emscripten's own encoding of a string is ten times slower). */
+function encoded(files) {
+  const utf8 = new TextEncoder();
+  return Object.entries(files).map(([path, text]) => [path, utf8.encode(text)]);
+}
+
+/** Writes `files` ([path, bytes] pairs) into `folder` (build.json's sitePackages), as unpacking the wheels would. */
 function writeFiles(FS, folder, files) {
   const made = new Set();
-  const utf8 = new TextEncoder(); // Emscripten's own encoding of a string is ten times slower
-  for (const [path, text] of Object.entries(files)) {
+  for (const [path, bytes] of files) {
     const file = `${folder}/${path}`;
     const parent = file.slice(0, file.lastIndexOf("/"));
     if (!made.has(parent)) FS.mkdirTree(parent);
     made.add(parent);
-    FS.writeFile(file, utf8.encode(text));
+    FS.writeFile(file, bytes, { canOwn: true }); // the file is its bytes: nothing else holds them
   }
 }
 
@@ -298,6 +303,14 @@ async function startPython(url, info, precached, fetched) {
   const unpacked = standIn ? files.then((found) => new Map([...(found ?? []), ...standIn])) : files;
   const fetchAsUsual = globalThis.fetch;
   const downloaded = new Set();
+  // The standard library's bytes as Pyodide read them from the network, which go to the page (stdlibForPage).
+  let stdlibRead = null;
+  const onDownload = (href, response) => {
+    downloaded.add(href);
+    if (href !== stdlib || !fetched) return;
+    const read = response.arrayBuffer.bind(response);
+    response.arrayBuffer = () => read().then((buffer) => (stdlibRead = buffer));
+  };
   let compiledHere = false; // the page's Module did not instantiate, or there was none
   const handOver = (module) => {
     compiledHere = true;
@@ -308,7 +321,7 @@ async function startPython(url, info, precached, fetched) {
     }
   };
   const urls = new Set([...parts.map(({ path }) => url(path)), wasm]); // the stdlib too, where the page keeps it
-  const started = await withPackedFiles(urls, unpacked, (href) => downloaded.add(href), () =>
+  const started = await withPackedFiles(urls, unpacked, onDownload, () =>
     withCompiledRuntime(compiled, handOver, async () => {
       // The wasm's bytes from the packed runtime or the page's copy, where there are some; else from the network.
       const bytes = (await files)?.get(wasm);
@@ -322,11 +335,11 @@ async function startPython(url, info, precached, fetched) {
       }
       return { pyodide: await loadPyodide(options), from: "boot" };
     }));
-  // The standard library, if it came from the network, goes to the page as Pyodide wrote it into its files (or
-  // not at all, where it is not there: the page's next Python fetches it).
+  // The standard library, if it came from the network, goes to the page (or not at all, where it is not in
+  // Pyodide's files: the page's next Python fetches it).
   if (fetched && downloaded.has(stdlib)) {
     try {
-      fetched(stdlib, stdlibBytes(started.pyodide));
+      fetched(stdlib, stdlibForPage(started.pyodide, stdlibRead));
     } catch {
       // a Pyodide that keeps it elsewhere
     }
@@ -335,10 +348,16 @@ async function startPython(url, info, precached, fetched) {
   return { ...started, packed: found?.from === "packed", kept: found?.from === "kept", compiled: !compiledHere };
 }
 
-/** A copy of the standard library's zip, which Pyodide writes as /lib/python314.zip (for Python 3.14). */
-function stdlibBytes(pyodide) {
-  const name = pyodide.FS.readdir("/lib").find((entry) => /^python\d+\.zip$/.test(entry));
-  return pyodide.FS.readFile(`/lib/${name}`).buffer;
+/**
+ * The standard library's zip, which Pyodide writes as /lib/python314.zip (for Python 3.14): the bytes it read from
+ * the network (`read`), where its file holds a copy of them (Emscripten's MEMFS copies what it is given without
+ * canOwn), else a copy of the file. A copy of 9 MB cost Python's start about 7 ms, just before "ready".
+ */
+function stdlibForPage(pyodide, read) {
+  const path = `/lib/${pyodide.FS.readdir("/lib").find((entry) => /^python\d+\.zip$/.test(entry))}`;
+  const { contents } = pyodide.FS.lookupPath(path).node;
+  const copied = read instanceof ArrayBuffer && contents?.buffer !== read && pyodide.FS.stat(path).size === read.byteLength;
+  return copied ? read : pyodide.FS.readFile(path).buffer;
 }
 
 /**
