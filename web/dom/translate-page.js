@@ -15,7 +15,8 @@ const TAGGED = new RegExp(`^<(${INLINE.join("|")})>(.*)</\\1>$`);
 const collapsed = (text) => text.split(/\s+/).filter(Boolean).join(" ");
 
 export function translatePage(doc = document) {
-  doc.documentElement.lang = locale;
+  // Set only when it differs: setting it, even to the same value, restyles every element of the page (:lang).
+  if (doc.documentElement.lang !== locale) doc.documentElement.lang = locale;
   if (locale !== "en") translate(doc.documentElement);
 }
 
