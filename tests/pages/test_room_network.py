@@ -166,6 +166,17 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
     # window keeps almost none: it would fetch them again, and compile the WebAssembly again.
     assert standby_start(page) == {'kept': True, 'packed': False, 'compiled': True}
     assert [paths.count(path) for path in runtime_files()] == [1] * len(runtime_files()), paths
+    # The standard library's bytes went to the page (python-worker.js, stdlibForPage): the first Python still
+    # imports from its own copy, modules that its snapshot had not imported.
+    type_program(page, STDLIB_IMPORTS)
+    expect(run(page).locator('.text')).to_have_text(re.compile(r'^imported [1-9]\d* modules from /lib/python\d+\.zip\n?$'))
+
+
+STDLIB_IMPORTS = """import importlib, sys
+names = [name for name in ('csv', 'difflib', 'fractions', 'textwrap', 'zipfile') if name not in sys.modules]
+files = {importlib.import_module(name).__file__.rsplit('/', 1)[0] for name in names}
+print(f"imported {len(names)} modules from {', '.join(sorted(files))}")
+"""
 
 
 # A WebAssembly module that imports a function no one gives it: instantiating it fails (a LinkError).
