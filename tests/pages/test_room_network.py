@@ -169,7 +169,9 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
     # The standard library's bytes went to the page (python-worker.js, stdlibForPage): the first Python still
     # imports from its own copy, modules that its snapshot had not imported.
     type_program(page, STDLIB_IMPORTS)
-    expect(run(page).locator('.text')).to_have_text(re.compile(r'^imported [1-9]\d* modules from /lib/python\d+\.zip\n?$'))
+    expect(run(page).locator('.text')).to_have_text(
+        re.compile(r'^imported [1-9]\d* modules from /lib/python\d+\.zip\n?$')
+    )
 
 
 STDLIB_IMPORTS = """import importlib, sys
