@@ -2,14 +2,16 @@
 worker: one worker, started once that file has come, and a failure to load it is said as any other.
 The worker's guards start just after it says "ready" (python-worker.js): a Run sent at once is still watched,
 and goes before the worker's warm-up. The code editor is made once Python is ready, or when the learner reaches
-for the code, which until then is a plain text area (hosts/main.js)."""
+for the code, which until then is a plain text area (hosts/main.js). The page is first drawn with its code: its
+bundle is render-blocking and carries the first example."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
-from support import STARTUP_TIMEOUT_MS, wait_until
+from support import ROOT, STARTUP_TIMEOUT_MS, wait_until
 from support.pages import open_playground, run, type_program
 
 pytestmark = pytest.mark.usefixtures('site')
@@ -43,6 +45,31 @@ def test_the_page_starts_one_python_worker_from_its_one_script(page, site_url):
     scripts = [url for url in requests[: requests.index(WORKER)] if url.endswith('.js')]
     assert 'hosts/playground-page.bundle.js' in scripts, scripts
     assert set(scripts) <= {'offline/file-warning.js', 'hosts/playground-page.bundle.js'}, scripts
+
+
+# The page's first paint with content, and the mark set once its cell (the code's text area) is made.
+FIRST_PAINT_AND_CODE = """[performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+  performance.getEntriesByName('code-editable')[0]?.startTime ?? null]"""
+
+
+def test_a_first_visit_is_drawn_first_with_its_code_which_needs_no_request(page, site_url):
+    # The page's bundle is render-blocking and makes the cell before it awaits anything, with the first example's
+    # text, which the bundle carries: the page is first drawn with the code, not empty and again once it came.
+    # The bundle is held a moment, in which a page that did not wait for it would be drawn.
+    requests, held = [], []
+    page.on('request', lambda request: requests.append(request.url.removeprefix(site_url)))
+    page.route('**/hosts/playground-page.bundle.js', lambda route: held.append(route))
+    page.goto(site_url, wait_until='commit')
+    deadline = time.monotonic() + STARTUP_TIMEOUT_MS / 1000
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(300)
+    held[0].continue_()
+    wait_until(page, f"!{FIRST_PAINT_AND_CODE}.includes(null)")
+    painted, editable = page.evaluate(FIRST_PAINT_AND_CODE)
+    assert editable < painted, f"the code's text area was made at {editable} ms, after the first paint at {painted} ms"
+    assert page.evaluate('window.playground.cell.code') == (ROOT / 'web' / 'examples' / 'neuron.py').read_text()
+    assert 'examples/neuron.py' not in requests, requests
 
 
 # Resource timing's entry for the editor's bundle and the python-ready mark, as startTimes.

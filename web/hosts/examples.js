@@ -1,6 +1,7 @@
 // The examples menu: each file in examples/ is a short, commented program from the tutorials. Their names are
 // translated; the programs, comments included, are code and stay as the tutorials write them.
 import { t } from "../i18n/messages.js";
+import neuron from "../examples/neuron.py"; // its text, which the page's bundle carries (bundles.py)
 
 export const EXAMPLES = [
   { file: "neuron.py", title: t("A tanh neuron, backward()") },
@@ -10,6 +11,12 @@ export const EXAMPLES = [
   { file: "own-value.py", title: t("Write your own Value class") },
   { file: "moons-mlp.py", title: t("Train an MLP on the moons") },
 ];
+
+/**
+ * The first example's text, without a request: the main page opens with it, and draws it in its first frame
+ * (its bundle is render-blocking, and nothing is awaited before its cell is made).
+ */
+export const FIRST_EXAMPLE = neuron;
 
 export async function exampleText(file) {
   if (!EXAMPLES.some((example) => example.file === file)) throw new Error(t("There is no example called \"{file}\".", { file }));

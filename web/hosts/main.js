@@ -2,7 +2,7 @@
 // and code that arrives by link (never run until Run is pressed).
 import { Cell } from "../cell/cell.js";
 import { byTestId } from "../dom/element.js";
-import { EXAMPLES, exampleText } from "./examples.js";
+import { EXAMPLES, FIRST_EXAMPLE, exampleText } from "./examples.js";
 import { registerServiceWorker } from "../offline/offline.js";
 import { codeAside, pointsAside, putCodeAside, putPointsAside, saveCode, savedCode, savedPoints, savePoints } from "../cell/saved-code.js";
 import { showEmbedCode, showShareLink } from "./share-panel.js";
@@ -32,12 +32,6 @@ function showNotice(text, actions = [], kind = "info") {
   notice.hidden = false;
 }
 
-/** The code to open with: a link's, or the saved work, or the first example. */
-async function startingCode() {
-  const options = fragmentOptions(location.hash);
-  return options.has("code") ? openLink(options) : { code: savedCode() ?? (await firstExample()), points: savedPoints() };
-}
-
 /**
  * Code from a link replaces the editor's and does not run. The editor's code is put aside, unless code
  * is already aside: that is the learner's own, from before an earlier link, and is never replaced.
@@ -52,7 +46,7 @@ async function openLink(options) {
     opened = { code, points, message: t("This code came from a link. It has not run: read it, then press Run.") };
   } catch (error) {
     if (!(error instanceof BadLink)) throw error;
-    opened = { code: await firstExample(), points: null, message: t("{reason} The first example is shown instead.", { reason: error.message }), bad: true };
+    opened = { code: FIRST_EXAMPLE, points: null, message: t("{reason} The first example is shown instead.", { reason: error.message }), bad: true };
   }
   if (before !== null && before.trim() && before !== opened.code && codeAside() === null) {
     putCodeAside(before);
@@ -63,9 +57,10 @@ async function openLink(options) {
   return opened;
 }
 
-const firstExample = () => exampleText(EXAMPLES[0].file).catch(() => "");
-
-const opened = await startingCode();
+// The code to open with: a link's, or the saved work, or the first example. Only a link's is awaited: otherwise the
+// cell is made before the page is first drawn.
+const fragment = fragmentOptions(location.hash);
+const opened = fragment.has("code") ? await openLink(fragment) : { code: savedCode() ?? FIRST_EXAMPLE, points: savedPoints() };
 const cell = new Cell({
   session,
   parts: { editorHost: document.getElementById("editor"), run: $("run"), stop: $("stop"), status: $("status"), output: $("output") },

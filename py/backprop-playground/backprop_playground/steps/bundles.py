@@ -39,6 +39,7 @@ def bundle_modules(out):
                 '--minify',
                 '--external:*.bundle.js',
                 '--external:../vendor/*',
+                '--loader:.py=text',  # an example that a page opens with, as its text (hosts/examples.js)
             ),
         )
     for source in IN_PLACE:
