@@ -2,8 +2,8 @@
 worker: one worker, started once that file has come, and a failure to load it is said as any other.
 The worker's guards start just after it says "ready" (python-worker.js): a Run sent at once is still watched,
 and goes before the worker's warm-up. The code editor is made once Python is ready, or when the learner reaches
-for the code, which until then is a plain text area (hosts/main.js). The page is first drawn with its code: its
-bundle is render-blocking and carries the first example."""
+for the code, which until then is a plain text area (hosts/main.js). In English, the page is first drawn with its
+code: its bundle is render-blocking and carries the first example."""
 
 import re
 import time
@@ -63,6 +63,7 @@ def test_a_first_visit_is_drawn_first_with_its_code_which_needs_no_request(page,
     deadline = time.monotonic() + STARTUP_TIMEOUT_MS / 1000
     while not held and time.monotonic() < deadline:
         page.wait_for_timeout(20)
+    assert held, 'the page did not ask for its bundle'
     page.wait_for_timeout(300)
     held[0].continue_()
     wait_until(page, f"!{FIRST_PAINT_AND_CODE}.includes(null)")

@@ -176,7 +176,7 @@ def test_at_127_0_0_1_the_runtime_comes_as_its_own_files_with_brotli_once_for_th
 
 STDLIB_IMPORTS = """import importlib, sys
 names = [name for name in ('csv', 'difflib', 'fractions', 'textwrap', 'zipfile') if name not in sys.modules]
-files = {importlib.import_module(name).__file__.rsplit('/', 1)[0] for name in names}
+files = {importlib.import_module(name).__spec__.origin.split('.zip/')[0] + '.zip' for name in names}
 print(f"imported {len(names)} modules from {', '.join(sorted(files))}")
 """
 

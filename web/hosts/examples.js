@@ -14,7 +14,7 @@ export const EXAMPLES = [
 
 /**
  * The first example's text, without a request: the main page opens with it, and draws it in its first frame
- * (its bundle is render-blocking, and nothing is awaited before its cell is made).
+ * (its bundle is render-blocking and, in English and without a link, awaits nothing before its cell is made).
  */
 export const FIRST_EXAMPLE = neuron;
 

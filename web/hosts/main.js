@@ -58,7 +58,8 @@ async function openLink(options) {
 }
 
 // The code to open with: a link's, or the saved work, or the first example. Only a link's is awaited: otherwise the
-// cell is made before the page is first drawn.
+// cell is made before the page is first drawn (in English: another language's catalogue is fetched first, in
+// i18n/messages.js, and the page is drawn while it comes).
 const fragment = fragmentOptions(location.hash);
 const opened = fragment.has("code") ? await openLink(fragment) : { code: savedCode() ?? FIRST_EXAMPLE, points: savedPoints() };
 const cell = new Cell({

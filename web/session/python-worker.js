@@ -356,7 +356,8 @@ async function startPython(url, info, precached, fetched) {
 function stdlibForPage(pyodide, read) {
   const path = `/lib/${pyodide.FS.readdir("/lib").find((entry) => /^python\d+\.zip$/.test(entry))}`;
   const { contents } = pyodide.FS.lookupPath(path).node;
-  const copied = read instanceof ArrayBuffer && contents?.buffer !== read && pyodide.FS.stat(path).size === read.byteLength;
+  const copied = read instanceof ArrayBuffer && contents instanceof Uint8Array && contents.buffer !== read &&
+    pyodide.FS.stat(path).size === read.byteLength;
   return copied ? read : pyodide.FS.readFile(path).buffer;
 }
 
