@@ -44,6 +44,16 @@ def places(graph):
     )
 
 
+def stopped_by_an_interrupt(page):
+    """After Stop: the run ended, its loop interrupted (a KeyboardInterrupt), and Python was not restarted. (These
+    checks allowed 3 s instead, which a busy machine exceeded once in a full run of the suite.)"""
+    expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
+    expect(page.get_by_test_id('output').locator('section.run').last.locator('.message.warning')).to_contain_text(
+        'KeyboardInterrupt'
+    )
+    assert page.evaluate("performance.getEntriesByName('python-stop-restart').length") == 0
+
+
 def test_the_drawn_graph_changes_in_place_while_it_trains_and_stop_stops_at_once(playground):
     type_program(playground, NEURON_TRAINING)
     playground.get_by_test_id('run').click()
@@ -65,9 +75,8 @@ def test_the_drawn_graph_changes_in_place_while_it_trains_and_stop_stops_at_once
     assert places(graph) == where  # values changed, boxes did not move
     expect(output.locator('figure.graph-card')).to_have_count(1)
     playground.get_by_test_id('stop').click()
-    expect(status).to_have_attribute('data-state', 'ready', timeout=3000)  # at once: the loop is interrupted
+    stopped_by_an_interrupt(playground)
     section = output.locator('section.run').last
-    expect(section.locator('.message.warning')).to_contain_text('KeyboardInterrupt')
     expect(output.locator('figure.graph-card')).to_have_count(1)  # kept, drawn whole from the last call
     expect(section.get_by_role('button', name=re.compile('^Step through backward'))).to_be_visible()
     assert places(graph) == where
@@ -103,7 +112,7 @@ def test_a_networks_view_by_neuron_updates_with_its_weights_coloured(playground)
     expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'running')
     assert places(graph) == where  # the loss and the weights changed, the boxes did not move
     playground.get_by_test_id('stop').click()
-    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=3000)
+    stopped_by_an_interrupt(playground)
 
 
 def test_when_training_ends_the_graph_keeps_its_layout_and_gets_every_tool(playground):
