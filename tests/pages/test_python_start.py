@@ -47,6 +47,15 @@ def test_the_page_starts_one_python_worker_from_its_one_script(page, site_url):
     assert set(scripts) <= {'offline/file-warning.js', 'hosts/playground-page.bundle.js'}, scripts
 
 
+def first_held(page, routes, timeout_ms):
+    """The first request that a route holding into `routes` has held, once the page has made it."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not routes and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert routes, f"the page made no request for its route to hold in {timeout_ms} ms"
+    return routes[0]
+
+
 # The page's first paint with content, and the mark set once its cell (the code's text area) is made.
 FIRST_PAINT_AND_CODE = """[performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
   performance.getEntriesByName('code-editable')[0]?.startTime ?? null]"""
@@ -60,12 +69,9 @@ def test_a_first_visit_is_drawn_first_with_its_code_which_needs_no_request(page,
     page.on('request', lambda request: requests.append(request.url.removeprefix(site_url)))
     page.route('**/hosts/playground-page.bundle.js', lambda route: held.append(route))
     page.goto(site_url, wait_until='commit')
-    deadline = time.monotonic() + STARTUP_TIMEOUT_MS / 1000
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(20)
-    assert held, 'the page did not ask for its bundle'
+    bundle = first_held(page, held, STARTUP_TIMEOUT_MS)
     page.wait_for_timeout(300)
-    held[0].continue_()
+    bundle.continue_()
     wait_until(page, f"!{FIRST_PAINT_AND_CODE}.includes(null)")
     painted, editable = page.evaluate(FIRST_PAINT_AND_CODE)
     assert editable < painted, f"the code's text area was made at {editable} ms, after the first paint at {painted} ms"
@@ -250,11 +256,7 @@ def test_the_editor_waits_for_an_input_methods_composition_to_end(page, site_url
         page.keyboard.press('ControlOrMeta+End')
         cdp = page.context.new_cdp_session(page)
         cdp.send('Input.imeSetComposition', {'text': 'にほ', 'selectionStart': 2, 'selectionEnd': 2})
-        for _ in range(100):  # the learner's click asked for the editor
-            if bundle:
-                break
-            page.wait_for_timeout(50)
-        bundle[0].continue_()
+        first_held(page, bundle, 5000).continue_()  # the learner's click asked for the editor
         page.wait_for_timeout(500)
         expect(area).to_have_count(1)  # still composing: no editor yet
         cdp.send('Input.insertText', {'text': '日本'})

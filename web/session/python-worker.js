@@ -302,12 +302,13 @@ async function startPython(url, info, precached, fetched) {
   const standIn = compiled instanceof WebAssembly.Module ? new Map([[wasm, new Uint8Array(0)]]) : null;
   const unpacked = standIn ? files.then((found) => new Map([...(found ?? []), ...standIn])) : files;
   const fetchAsUsual = globalThis.fetch;
-  const downloaded = new Set();
-  // The standard library's bytes as Pyodide read them from the network, which go to the page (stdlibForPage).
+  // Whether the standard library came from the network, and its bytes as Pyodide read them: both go to the page
+  // (stdlibForPage).
+  let stdlibDownloaded = false;
   let stdlibRead = null;
   const onDownload = (href, response) => {
-    downloaded.add(href);
     if (href !== stdlib || !fetched) return;
+    stdlibDownloaded = true;
     const read = response.arrayBuffer.bind(response);
     response.arrayBuffer = () => read().then((buffer) => (stdlibRead = buffer));
   };
@@ -337,7 +338,7 @@ async function startPython(url, info, precached, fetched) {
     }));
   // The standard library, if it came from the network, goes to the page (or not at all, where it is not in
   // Pyodide's files: the page's next Python fetches it).
-  if (fetched && downloaded.has(stdlib)) {
+  if (stdlibDownloaded) {
     try {
       fetched(stdlib, stdlibForPage(started.pyodide, stdlibRead));
     } catch {
