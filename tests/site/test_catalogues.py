@@ -134,3 +134,32 @@ def test_the_page_chooses_a_plural_form_as_gettext_does(tmp_path):
         assert forms == [gettext.c2py(rule)(n) for n in range(1201)], rule
     refused = subprocess.run(['node', script, json.dumps(['n > 1; fetch(1)'])], capture_output=True, text=True)
     assert refused.returncode != 0 and 'not a plural expression' in refused.stderr
+
+
+LISTED = """import { readFileSync } from "node:fs";
+import { listed, useCatalogue } from "%s";
+const [catalogues, lists] = JSON.parse(readFileSync(0, "utf8"));
+console.log(JSON.stringify(catalogues.map((catalogue) => (useCatalogue(catalogue), lists.map(listed)))));
+"""
+
+
+def test_the_page_lists_names_as_the_runtime_does(tmp_path):
+    """web/i18n/catalogue.js's listed() (the Python worker's "Installing graphviz and scalargrad…") against
+    playground_runtime's own list, from the same message, in English and in each shipped language."""
+    from playground_runtime import teaching, words
+
+    catalogues = [None] + [compiled.catalogue(path.stem, path.read_text()) for path in CATALOGUES]
+    lists = [['graphviz'], ['graphviz', 'scalargrad'], ['numpy', 'graphviz', 'scalargrad'], ['a', 'b', 'c', 'd']]
+    script = tmp_path / 'listed.mjs'
+    script.write_text(LISTED % (ROOT / 'web' / 'i18n' / 'catalogue.js').as_uri())
+    done = subprocess.run(
+        ['node', script], input=json.dumps([catalogues, lists]), capture_output=True, text=True, check=True
+    )
+    shown_in_each = json.loads(done.stdout)
+    assert len({tuple(shown) for shown in shown_in_each}) == len(catalogues)  # each language lists its own way
+    try:
+        for catalogue, shown in zip(catalogues, shown_in_each, strict=True):
+            words.use_catalogue(json.dumps(catalogue) if catalogue else '')
+            assert shown == [teaching._joined(names) for names in lists], catalogue and catalogue['locale']
+    finally:
+        words.use_catalogue('')

@@ -7,7 +7,7 @@
 // (backprop_playground/steps/bundles.py): one request, where each level of imports cost a round trip.
 import { loadPyodide } from "pyodide";
 import { download, fileResponse, unpackRuntime, withCompiledRuntime, withPackedFiles } from "./packed-runtime.js";
-import { catalogueLocale, t, useCatalogue } from "../i18n/catalogue.js";
+import { listed, t, useCatalogue } from "../i18n/catalogue.js";
 
 const STEPS = 3;
 let pyodide = null;
@@ -109,13 +109,12 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   };
   progress(1, t("Downloading Python (about 9 MB the first time)…"));
   const info = fromPage.build.promise;
-  // Made while Python starts (the downloads, or the restore of a runtime the page kept), each in a task of its own
-  // once its value has come: a ListFormat's first making and the wheels' files' parsing and encoding cost
-  // milliseconds that a restored Python would otherwise wait for.
+  // Made while Python starts (the downloads, or the restore of a runtime the page kept), in a task of its own once
+  // they have come: the wheels' files' parsing and encoding cost milliseconds that a restored Python would
+  // otherwise wait for.
   const meanwhile = (make) => (value) => new Promise((resolve) => setTimeout(resolve)).then(() => make(value));
   // The page's own runtime is not a library a learner installs: the message names the others.
-  const libraries = info.then(meanwhile(({ wheels, runtime }) => new Intl.ListFormat(catalogueLocale, { type: "conjunction" })
-    .format(wheels.filter((name) => name !== runtime).map((w) => w.split("-")[0]))));
+  const libraries = info.then(({ wheels, runtime }) => listed(wheels.filter((name) => name !== runtime).map((w) => w.split("-")[0])));
   const sitePackages = fromPage["site-packages"].promise.then(meanwhile((text) => encoded(JSON.parse(text))));
   for (const promise of [libraries, sitePackages]) promise.catch(() => {}); // reported where awaited
   // What this worker downloads of the runtime's large files (the standard library, the snapshot's pieces: of the
