@@ -156,7 +156,7 @@ def test_the_page_lists_names_as_the_runtime_does(tmp_path):
         ['node', script], input=json.dumps([catalogues, lists]), capture_output=True, text=True, check=True
     )
     shown_in_each = json.loads(done.stdout)
-    assert len({tuple(shown) for shown in shown_in_each}) == len(catalogues)  # each language lists its own way
+    assert all(shown != shown_in_each[0] for shown in shown_in_each[1:])  # each language's own words, not English
     try:
         for catalogue, shown in zip(catalogues, shown_in_each, strict=True):
             words.use_catalogue(json.dumps(catalogue) if catalogue else '')

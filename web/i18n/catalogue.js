@@ -1,8 +1,9 @@
 // The catalogue in use and what reads it: t() of an English text and { name: value } gives the catalogue's text
 // for it with each {name} filled in, or the English where the catalogue has none; tn() of the English one and
-// many, a number and the values chooses the form that number takes in the catalogue's language. No top-level
-// await here: the Python worker imports this module, and a module worker that awaited while loading would miss
-// the messages the page posts to it meanwhile (it gets the page's catalogue with its "init" message instead).
+// many, a number and the values chooses the form that number takes in the catalogue's language; listed() joins
+// names as that language lists them. No top-level await here: the Python worker imports this module, and a module
+// worker that awaited while loading would miss the messages the page posts to it meanwhile (it gets the page's
+// catalogue with its "init" message instead).
 import { pluralRule } from "./plural.js";
 
 const english = pluralRule("n != 1");

@@ -110,7 +110,7 @@ async function boot({ base, precached, keep, interruptBuffer: buffer, catalogue,
   progress(1, t("Downloading Python (about 9 MB the first time)…"));
   const info = fromPage.build.promise;
   // Made while Python starts (the downloads, or the restore of a runtime the page kept), in a task of its own once
-  // they have come: the wheels' files' parsing and encoding cost milliseconds that a restored Python would
+  // the page has sent them: the wheels' files' parsing and encoding cost milliseconds that a restored Python would
   // otherwise wait for.
   const meanwhile = (make) => (value) => new Promise((resolve) => setTimeout(resolve)).then(() => make(value));
   // The page's own runtime is not a library a learner installs: the message names the others.
