@@ -187,6 +187,14 @@ def test_embed_html_shows_an_example_by_name(page, site_url):
     expect(page.get_by_test_id('editor')).to_contain_text('a + a')
 
 
+def test_embed_html_given_no_code_shows_the_first_example_which_its_page_carries(page, site_url, requests):
+    page.goto(f"{site_url}embed.html")
+    expect(page.get_by_test_id('editor')).to_contain_text('x1 = Value(2.0')
+    section = run(page)
+    expect(section.locator('svg').first).to_contain_text('data 0.7071')
+    assert not any('/examples/' in url for url in requests), requests
+
+
 def test_embed_html_names_only_the_listed_examples(page, site_url):
     page.goto(f"{site_url}embed.html#example=../index.html")
     expect(page.get_by_test_id('output')).to_contain_text(

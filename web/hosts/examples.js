@@ -14,12 +14,14 @@ export const EXAMPLES = [
 
 /**
  * The first example's text, without a request: the main page opens with it, and draws it in its first frame
- * (its bundle is render-blocking and, in English and without a link, awaits nothing before its cell is made).
+ * (its bundle is render-blocking and, in English and without a link, awaits nothing before its cell is made);
+ * embed.html shows it when it is given no code.
  */
 export const FIRST_EXAMPLE = neuron;
 
 export async function exampleText(file) {
   if (!EXAMPLES.some((example) => example.file === file)) throw new Error(t("There is no example called \"{file}\".", { file }));
+  if (file === EXAMPLES[0].file) return FIRST_EXAMPLE;
   const response = await fetch(new URL(`../examples/${file}`, import.meta.url));
   if (!response.ok) throw new Error(`examples/${file}: ${response.status} ${response.statusText}`);
   return response.text();
