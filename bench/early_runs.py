@@ -1,9 +1,8 @@
 """Issue 57, item 3: a Run pressed in the page's first seconds against later Runs. Each page is opened fresh
 (its service worker allowed, as a reader gets it on localhost), the neuron set in the editor, and Run pressed
 once, at one of the moments after the python-ready mark (--at, in ms: 1.0 s, 1.9 s, just after the service worker
-starts its 41 MB precache at 2 s, and 3 s, which it may not have finished); then, once the standby Python is
-ready and the precache is done
-(QUIET_MS more), three later Runs. Each figure is Run pressed to the first node of the graph (compare.py's
+starts its 41 MB precache at 2 s, and 3 s, when the precache may still be under way); then, once the standby
+Python is ready and the precache is done (QUIET_MS more), three later Runs. Each figure is Run pressed to the first node of the graph (compare.py's
 run_to_graph), medians over --pages pages per moment, the first page of each unmeasured.
 
     python build.py && python bench/early_runs.py [--pages 5] [--at 1000,1900,2300,3000]
@@ -24,7 +23,7 @@ from harness import median, ready, serve, set_code
 
 DIST = Path(__file__).resolve().parents[1] / 'dist'
 SINCE_READY = "performance.now() - performance.getEntriesByName('python-ready')[0].startTime"
-# When the Run reached the worker's port (the page marks run-posted as it sends it), after python-ready.
+# When the page posted the first Run to its Python worker (run-posted), after python-ready.
 POSTED_AFTER_READY = """performance.getEntriesByName('run-posted')[0].startTime
     - performance.getEntriesByName('python-ready')[0].startTime"""
 QUIET_MS = 6000  # the precache, registered 2 s after ready, took 1.4 s on this machine
@@ -54,13 +53,14 @@ def main():
                 # waits for, came about 250 ms after it): run_to_graph waits 300 ms more.
                 page.wait_for_timeout(max(0, ms - 300 - page.evaluate(SINCE_READY)))
                 first, _ = run_to_graph(page)
-                pressed[ms].append(page.evaluate(POSTED_AFTER_READY))
+                sent = page.evaluate(POSTED_AFTER_READY)
                 wait_for_standby(page)
                 page.wait_for_timeout(QUIET_MS)
                 later = [run_to_graph(page)[0] for _ in range(LATER_RUNS)]
                 context.close()
                 if page_number:
                     firsts[ms].append(first)
+                    pressed[ms].append(sent)
                     laters.extend(later)
                 print(
                     f"  {ms} ms after ready: {first:.0f} ms; later {', '.join(f'{t:.0f}' for t in later)} ms",

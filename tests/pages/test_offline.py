@@ -166,7 +166,7 @@ def publish_a_new_build(site, tmp_path, live):
     index.write_text(
         index.read_text().replace('<title>Backprop Playground</title>', '<title>Backprop Playground 2</title>')
     )
-    example = folder / 'examples' / 'neuron.py'
+    example = folder / 'examples' / 'accumulation.py'  # fetched: the first example is in the page's bundle
     example.write_text('# version 2\n' + example.read_text())
     service_worker.bundle_service_worker(Output(folder))
     compress.compress(folder)
@@ -198,7 +198,7 @@ def test_a_new_build_is_offered_and_then_served_whole(page, site, tmp_path, live
     offered(page).click()
     expect(page).to_have_title('Backprop Playground 2', timeout=STARTUP_TIMEOUT_MS)
     expect(page.get_by_test_id('status')).to_have_attribute('data-state', 'ready', timeout=STARTUP_TIMEOUT_MS)
-    page.get_by_test_id('examples').select_option('neuron.py')
+    page.get_by_test_id('examples').select_option('accumulation.py')
     expect(page.get_by_test_id('editor').locator('.cm-line').first).to_have_text('# version 2')
     old_entries = page.evaluate('''async () => {
         const keys = [];

@@ -27,7 +27,7 @@ export function buildCellView(root, { name = "", theme = "auto", collapsed = fal
   const bar = element("div", "cell-bar");
   const run = button(t("▶ Run"), { className: "button run", testid: "run", title: t("Run (Ctrl+Enter)") });
   const stop = button(t("■ Stop"), { className: "button stop", testid: "stop", title: t("Stop (Esc)") });
-  // Until a Cell takes these parts and listens to them (embed.html first fetches its example), a press of
+  // Until a Cell takes these parts and listens to them (embed.html may first fetch an example), a press of
   // Run would do nothing at all: the Cell enables it as it renders.
   run.disabled = true;
   stop.disabled = true;
