@@ -2,8 +2,9 @@
 (its service worker allowed, as a reader gets it on localhost), the neuron set in the editor, and Run pressed
 once, at one of the moments after the python-ready mark (--at, in ms: 1.0 s, 1.9 s, just after the service worker
 starts its 41 MB precache at 2 s, and 3 s, when the precache may still be under way); then, once the standby
-Python is ready and the precache is done (QUIET_MS more), three later Runs. Each figure is Run pressed to the first node of the graph (compare.py's
-run_to_graph), medians over --pages pages per moment, the first page of each unmeasured.
+Python is ready and the precache is done (QUIET_MS more), three later Runs. Each figure is Run pressed to the first
+node of the graph (compare.py's run_to_graph), medians over --pages pages per moment, the first page of each
+unmeasured.
 
     python build.py && python bench/early_runs.py [--pages 5] [--at 1000,1900,2300,3000]
 
@@ -19,13 +20,9 @@ from playwright.sync_api import sync_playwright
 
 from compare import run_to_graph, wait_for_standby
 from embed_bytes import ARGS, executable
-from harness import median, ready, serve, set_code
+from harness import mark, median, ready, serve, set_code
 
 DIST = Path(__file__).resolve().parents[1] / 'dist'
-SINCE_READY = "performance.now() - performance.getEntriesByName('python-ready')[0].startTime"
-# When the page posted the first Run to its Python worker (run-posted), after python-ready.
-POSTED_AFTER_READY = """performance.getEntriesByName('run-posted')[0].startTime
-    - performance.getEntriesByName('python-ready')[0].startTime"""
 QUIET_MS = 6000  # the precache, registered 2 s after ready, took 1.4 s on this machine
 LATER_RUNS = 3
 
@@ -51,9 +48,10 @@ def main():
                 set_code(page, code)
                 # From the python-ready mark, not from when this script saw it (the page's load event, which goto
                 # waits for, came about 250 ms after it): run_to_graph waits 300 ms more.
-                page.wait_for_timeout(max(0, ms - 300 - page.evaluate(SINCE_READY)))
+                since_ready = page.evaluate('performance.now()') - mark(page, 'python-ready')
+                page.wait_for_timeout(max(0, ms - 300 - since_ready))
                 first, _ = run_to_graph(page)
-                sent = page.evaluate(POSTED_AFTER_READY)
+                sent = mark(page, 'run-posted') - mark(page, 'python-ready')  # when the page posted the Run
                 wait_for_standby(page)
                 page.wait_for_timeout(QUIET_MS)
                 later = [run_to_graph(page)[0] for _ in range(LATER_RUNS)]

@@ -5,7 +5,7 @@
 import "./page-language.js"; // first: the page in the reader's language, before the modules after it fill it in
 import { Cell } from "../cell/cell.js";
 import { buildCellView } from "../cell/cell-view.js";
-import { EXAMPLES, exampleText } from "./examples.js";
+import { EXAMPLES, FIRST_EXAMPLE, exampleText } from "./examples.js";
 import { reportHeight } from "./frame-height.js";
 import { t } from "../i18n/messages.js";
 import { registerServiceWorker } from "../offline/offline.js";
@@ -26,7 +26,7 @@ try {
   points = await decodePoints(options.get("points"));
 } catch (error) {
   problem = t("{reason} The first example is shown instead.", { reason: error.message });
-  code = await exampleText(EXAMPLES[0].file).catch(() => "");
+  code = FIRST_EXAMPLE; // its page's bundle carries it
 }
 
 const session = new Session();
