@@ -207,6 +207,8 @@ def test_a_click_on_a_point_forwards_that_example_alone_and_draws_its_graph(play
     expect(graph.locator('g.node.root')).to_contain_text(f"data {score:.4f}")
     expect(graph.locator('g.node.root')).to_contain_text('grad 1.0000')
     expect(example.locator('figure.graph-card').get_by_test_id('quiz')).to_be_visible()  # a graph like any other
+    # The graph is shown before Python has finished the run (the runner sends it first): the run ends as well.
+    expect(playground.get_by_test_id('status')).to_have_attribute('data-state', 'ready')
 
 
 def test_a_notebooks_cell_keeps_its_points_across_a_reload_and_in_the_download(page, site_url, tmp_path):
