@@ -7,6 +7,7 @@ service worker registration.
 import functools
 import http.server
 import shutil
+import time
 import zipfile
 
 import pytest
@@ -67,6 +68,64 @@ def test_the_precache_waits_until_python_is_ready_and_no_run_is_under_way(page, 
     expect(page.get_by_test_id('output').locator('pre.stdout')).to_have_text('slept\n', timeout=STARTUP_TIMEOUT_MS)
     assert page.evaluate('navigator.serviceWorker.ready.then((r) => r.active.scriptURL)') == plain_site_url + 'sw.js'
     assert page.evaluate('window.registerCalls') == 1
+
+
+# Keeps the page's registration as window.registered (a failed first install removes it from
+# getRegistration()); INSTALL_OUTCOME then resolves with what became of the worker it installed: 'activated', or
+# 'redundant' when its install failed.
+KEEP_REGISTRATION = """
+const register = ServiceWorkerContainer.prototype.register;
+ServiceWorkerContainer.prototype.register = function (...args) {
+  window.registered = register.apply(this, args);
+  return window.registered;
+};
+"""
+INSTALL_OUTCOME = """new Promise((resolve) => {
+  const look = () => {
+    if (!window.registered) return setTimeout(look, 50);
+    window.registered.then((registration) => {
+      const worker = registration.installing ?? registration.waiting ?? registration.active;
+      const settled = () => ['activated', 'redundant'].includes(worker.state) && resolve(worker.state);
+      worker.addEventListener('statechange', settled);
+      settled();
+    });
+  };
+  look();
+})"""
+
+
+def test_the_install_fetches_no_file_while_a_run_is_under_way(page, context, plain_site_url):
+    """The service worker's install (41 MB fetched and hashed) waits while the page has a run under way
+    (sw.js, yieldToRuns). Its first file is held at the network until the run has started, so that the install
+    is under way when the run is."""
+    page.add_init_script(KEEP_REGISTRATION)
+    held = []
+
+    def hold_the_first_file(route):
+        if route.request.service_worker and not route.request.url.endswith('/sw.js') and not held:
+            held.append(route)  # the worker's script is fetched for it too: the install starts after
+        else:
+            route.fallback()
+
+    context.route('**/*', hold_the_first_file)
+    open_playground(page, plain_site_url)
+    deadline = time.monotonic() + STARTUP_TIMEOUT_MS / 1000
+    while not held:  # the page registers the worker once Python is ready and the page quiet (main.js)
+        assert time.monotonic() < deadline, 'the service worker fetched nothing'
+        page.wait_for_timeout(50)
+    type_program(page, 'import time\ntime.sleep(3)\nprint("slept")')
+    page.get_by_test_id('run').click()
+    status = page.get_by_test_id('status')
+    expect(status).to_have_attribute('data-state', 'running')
+    fetched = []
+    context.on('request', lambda request: request.service_worker and fetched.append(request.url))
+    held[0].fallback()  # the first file goes on; the next must wait for the run's end
+    page.wait_for_timeout(2500)
+    expect(status).to_have_attribute('data-state', 'running')  # still the same run
+    assert fetched == [], f'the install fetched files during the run (after {held[0].request.url})'
+    expect(page.get_by_test_id('output').locator('pre.stdout')).to_have_text('slept\n')
+    assert page.evaluate(INSTALL_OUTCOME) == 'activated'
+    assert fetched, 'the install did not go on after the run'
 
 
 def test_a_second_visit_works_with_the_network_off(page, context, plain_site_url):
@@ -133,6 +192,31 @@ def test_files_planted_in_the_cache_are_never_served(page, context, plain_site_u
     page.reload()
     expect(page.locator('body')).to_contain_text('was changed on this device')
     expect(page.locator('body')).not_to_contain_text('planted')
+
+
+def test_an_install_keeps_no_copy_of_a_file_changed_after_the_build(page, site, tmp_path):
+    """The install checks each file's hash as it streams in (sw.js, checkedAsItComes), where the browser's own
+    check of `integrity` would read the whole file first: a file changed after the build (a proxy, a
+    half-finished deploy) is still never kept, nor served from the worker."""
+    folder = tmp_path / 'changed'
+    shutil.copytree(site, folder)
+    bundle = folder / 'hosts' / 'course-page.bundle.js'  # not a file the main page loads
+    bundle.write_text(bundle.read_text() + '\n// changed after the build\n')
+    compress.compress(folder)  # its .br and .gz too; the service worker keeps the build's hashes
+    server, url = serve_folder(folder)
+    try:
+        page.add_init_script(KEEP_REGISTRATION)
+        open_playground(page, url)
+        assert page.evaluate(INSTALL_OUTCOME) == 'activated'  # without that file (Workbox's handlerDidError)
+        assert page.evaluate(CACHED_TEXT, '/hosts/playground-page.bundle.js')
+        assert page.evaluate(CACHED_TEXT, '/hosts/course-page.bundle.js') is None
+        controlled(page)
+        served = page.evaluate("fetch('hosts/course-page.bundle.js').then((response) => response.text())")
+        assert 'changed after the build' not in served
+        type_program(page, 'print("still runs")\n')
+        expect(run(page).locator('pre.stdout')).to_have_text('still runs\n')
+    finally:
+        server.shutdown()
 
 
 def test_stop_interrupts_in_place_on_a_plain_host_after_the_first_load(page, plain_site_url):

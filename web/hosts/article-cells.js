@@ -126,6 +126,6 @@ export function startArticle(embed, servesPages) {
   if (exercises && embed.origin === location.origin) import("../room/classroom.js").then(({ joinClassroom }) => joinClassroom());
   // On this site's own pages (article.html, course.html) the service worker keeps everything for offline
   // use; an article on another site is outside its reach (docs/hosting.md, "Offline").
-  addEventListener("load", () => registerServiceWorker().catch(() => {}));
+  addEventListener("load", () => registerServiceWorker(session).catch(() => {}));
   resizeFrames();
 }

@@ -50,5 +50,5 @@ if (options.has("autorun")) {
 }
 // In a frame on another site, storage is partitioned by that site: precaching there would download the
 // whole site once per embedding blog, so only a top-level embed.html registers the service worker.
-if (window.top === window) registerServiceWorker().catch(() => {});
+if (window.top === window) registerServiceWorker(session).catch(() => {});
 window.playground = { cell, session };

@@ -142,7 +142,8 @@ $("embed").addEventListener("click", async () => {
 });
 
 // The service worker fetches and hashes the whole site (41 MB) to keep it offline. It starts once Python is
-// up and no run has ended for a moment, so that it slows neither the start nor a reader's first Runs.
+// up and no run has ended for a moment, so that it slows neither the start nor a reader's first Runs; while it
+// installs, it pauses whenever a run is under way (offline.js tells it).
 const QUIET_MS = 2000;
 let registered = false;
 let quiet = null;
@@ -152,7 +153,7 @@ function registerWhenQuiet() {
   quiet = setTimeout(() => {
     if (cell.busy) return; // the run's end calls this again
     registered = true;
-    registerServiceWorker().catch((error) => console.warn("offline use is not available:", error));
+    registerServiceWorker(session).catch((error) => console.warn("offline use is not available:", error));
   }, QUIET_MS);
 }
 session.subscribe(registerWhenQuiet);

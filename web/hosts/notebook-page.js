@@ -358,4 +358,4 @@ addEventListener("hashchange", openFromFragment);
 openLatest();
 // Assignments report their test results to a classroom, when this site is served as one.
 import("../room/classroom.js").then(({ joinClassroom }) => joinClassroom());
-addEventListener("load", () => registerServiceWorker().catch(() => {}));
+addEventListener("load", () => registerServiceWorker(session).catch(() => {}));

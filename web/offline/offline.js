@@ -1,5 +1,6 @@
 // Registers the service worker (sw.js) for this site's own pages, and offers a reload when a new build
-// has been installed beside the running one: the page never switches under the learner.
+// has been installed beside the running one: the page never switches under the learner. While a worker
+// installs, the page tells it whether a run is under way: it fetches no next file meanwhile (sw.js).
 import { element } from "../dom/element.js";
 import { t } from "../i18n/messages.js";
 
@@ -7,10 +8,13 @@ const SITE = new URL("../", import.meta.url); // the site root, one folder up
 const NUDGE = new URL("./offline/nudge-worker.js", SITE);
 const NUDGE_MS = 1000;
 
-export async function registerServiceWorker() {
+/** `session`, the page's Session: whose runs the precache waits for. */
+export async function registerServiceWorker(session) {
   if (!("serviceWorker" in navigator) || !location.href.startsWith(SITE.href)) return null;
   const hadController = Boolean(navigator.serviceWorker.controller);
   const registration = await navigator.serviceWorker.register(new URL("./sw.js", SITE), { scope: SITE.href, updateViaCache: "none" });
+  if (!registration) return null; // Playwright's service_workers='block' resolves with nothing
+  tellOfRuns(registration, session);
   let accepted = false;
   const offer = (worker) => offerReload(() => {
     accepted = true;
@@ -33,6 +37,16 @@ export async function registerServiceWorker() {
     if (accepted) location.reload();
   });
   return registration;
+}
+
+function tellOfRuns(registration, session) {
+  let busy = false;
+  const tell = () => registration.installing?.postMessage({ type: "runs", busy });
+  session.onBusy((now) => {
+    busy = now;
+    tell();
+  });
+  registration.addEventListener("updatefound", tell);
 }
 
 function offerReload(accept) {

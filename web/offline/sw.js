@@ -19,9 +19,10 @@ const HEADERS = {
   "Content-Security-Policy": CONTENT_SECURITY_POLICY,
 };
 
-async function matchesIntegrity(response, integrity) {
+/** Whether `body` (a Response or a Blob) has the SHA-384 of `integrity` ("sha384-…"). */
+async function matchesIntegrity(body, integrity) {
   const [algorithm, expected] = integrity.split(/-(.*)/s);
-  const digest = await crypto.subtle.digest(algorithm.replace("sha", "SHA-"), await response.arrayBuffer());
+  const digest = await crypto.subtle.digest(algorithm.replace("sha", "SHA-"), await body.arrayBuffer());
   return btoa(String.fromCharCode(...new Uint8Array(digest))) === expected;
 }
 
@@ -51,6 +52,75 @@ const isolate = {
   handlerWillRespond: async ({ request, response }) => (ISOLATED.has(request.destination) ? withHeaders(response, headersFor(request)) : response),
 };
 
+// While it installs, this worker fetches, hashes and stores the whole site (41 MB: about a second of both
+// processors), one file at a time. A page with a run under way says so (offline.js, {type: "runs", busy}), and
+// no next file is fetched until no open page has one, so that the precache slows no Run. A page closed mid-run
+// holds nothing; no single wait lasts more than HOLD_MS, nor all of them more than HOLDS_MS: a browser ends an
+// install that takes minutes (Chromium: 5), and the next visit would start it over.
+const HOLD_MS = 30_000;
+const HOLDS_MS = 120_000;
+const LOOK_AGAIN_MS = 1000; // whether a page that said it was running is still open
+const busyPages = new Set();
+let heldMs = 0;
+let wake = () => {};
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "runs" || !event.source) return;
+  if (event.data.busy) busyPages.add(event.source.id);
+  else busyPages.delete(event.source.id);
+  if (!busyPages.size) wake();
+});
+
+async function noRunUnderWay() {
+  const started = Date.now();
+  const limit = Math.min(HOLD_MS, HOLDS_MS - heldMs);
+  while (busyPages.size && Date.now() - started < limit) {
+    const open = new Set((await self.clients.matchAll({ includeUncontrolled: true })).map((client) => client.id));
+    for (const id of busyPages) if (!open.has(id)) busyPages.delete(id);
+    if (!busyPages.size) break;
+    await new Promise((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, LOOK_AGAIN_MS);
+    });
+  }
+  heldMs += Date.now() - started;
+}
+
+// The wait is between the chunks of a file, not only between files: the runtime's three largest (35 of the
+// 41 MB) take most of the install. So the install checks each file's hash itself as it streams in (a fetch
+// given `integrity` reads the whole file before it resolves); a file that does not match errors its stream,
+// and with it the cache's put and the install, as a failed fetch would.
+const yieldToRuns = {
+  requestWillFetch: async ({ request, event, state }) => {
+    if (event?.type !== "install" || !request.integrity) return request;
+    await noRunUnderWay();
+    state.integrity = request.integrity;
+    return new Request(request, { integrity: "" });
+  },
+  fetchDidSucceed: async ({ response, event, state }) => {
+    if (event?.type !== "install" || !state.integrity || !response.body) return response;
+    const { status, statusText, headers } = response;
+    return new Response(checkedAsItComes(response.body, state.integrity), { status, statusText, headers });
+  },
+};
+
+function checkedAsItComes(body, integrity) {
+  const reader = body.getReader();
+  const chunks = [];
+  return new ReadableStream({
+    async pull(stream) {
+      await noRunUnderWay();
+      const { done, value } = await reader.read();
+      if (!done) {
+        chunks.push(value);
+        stream.enqueue(value);
+      } else if (await matchesIntegrity(new Blob(chunks), integrity)) stream.close();
+      else stream.error(new TypeError(`not the file this build shipped (its ${integrity.split("-")[0]} differs)`));
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
 const explain = {
   handlerDidError: async ({ request }) => {
     const text = "Backprop Playground: a file of this site was changed on this device and could not be " +
@@ -68,7 +138,7 @@ function withHeaders(response, headers) {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
 }
 
-const controller = new PrecacheController({ plugins: [verify, revalidate, isolate, explain] });
+const controller = new PrecacheController({ plugins: [verify, yieldToRuns, revalidate, isolate, explain] });
 controller.precache(self.__WB_MANIFEST);
 registerRoute(new PrecacheRoute(controller, { directoryIndex: "index.html", ignoreURLParametersMatching: [/.*/] }));
 

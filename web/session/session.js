@@ -21,6 +21,8 @@ export class Session {
     this.state = { phase: "idle", text: "", fraction: undefined, interruptible: false, version: "", retry: false };
     this.listeners = new Set();
     this.restartListeners = new Set();
+    this.busyListeners = new Set();
+    this.runsUnderWay = 0; // asked for and not yet shown: waiting their turn or for Python, running, being drawn
     this.queue = Promise.resolve();
     this.current = null; // the ticket whose code Python is running
     this.readyWaiters = [];
@@ -85,6 +87,28 @@ export class Session {
     this.restartListeners.add(listener);
   }
 
+  /**
+   * Calls listener(busy) now and whenever the page goes from no run under way to one, and back: background
+   * work (the service worker's precache) waits while one is.
+   */
+  onBusy(listener) {
+    this.busyListeners.add(listener);
+    listener(this.runsUnderWay > 0);
+  }
+
+  countRun(change) {
+    const was = this.runsUnderWay > 0;
+    this.runsUnderWay += change;
+    if (was === this.runsUnderWay > 0) return;
+    for (const listener of this.busyListeners) {
+      try {
+        listener(!was);
+      } catch (error) {
+        reportError(error); // a listener's failure is its own: the run goes on
+      }
+    }
+  }
+
   update(change) {
     this.state = { ...this.state, ...change };
     for (const listener of this.listeners) listener(this.state);
@@ -103,19 +127,24 @@ export class Session {
    * page has shown the run's output (PythonClient.run). Rejects with PythonRestarted or RunCancelled.
    */
   run(request, onEvent, ticket = this.ticket(), shown = null) {
+    let showing = null; // the promise of the one call to `shown`: the run counts as under way until it settles
+    const shownOnce = shown && (() => (showing = shown()));
     const turn = this.queue.then(async () => {
       await this.whenReady();
       if (ticket.cancelled) throw new RunCancelled();
       this.current = ticket;
       ticket.onStart();
       try {
-        return await this.python.run(request, onEvent, shown);
+        return await this.python.run(request, onEvent, shownOnce);
       } finally {
         this.current = null;
       }
     });
     this.queue = turn.catch(() => {});
-    return Promise.race([turn, ticket.whenCancelled]);
+    const result = Promise.race([turn, ticket.whenCancelled]);
+    this.countRun(+1);
+    result.then(() => showing).catch(() => {}).finally(() => this.countRun(-1));
+    return result;
   }
 
   ticket() {
