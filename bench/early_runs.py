@@ -6,10 +6,13 @@ Python is ready and the precache is done (QUIET_MS more), three later Runs. Each
 node of the graph (compare.py's run_to_graph), medians over --pages pages per moment, the first page of each
 unmeasured.
 
-    python build.py && python bench/early_runs.py [--pages 5] [--at 1000,1900,2300,3000]
+    python build.py && python bench/early_runs.py [--pages 5] [--at 1000,1900,2300,3000] [--vs REF]
 
-Prints each moment's median against the later Runs' median, and the ratio (the issue's goal: at most 1.25), with
-when the Run was sent (the run-posted mark), after python-ready.
+With --vs REF (a git ref, built as compare.py builds one), each page of this checkout is followed by one of REF's,
+in fresh contexts of the same browser: the figures side by side, measured in one run.
+
+Prints, for each build, each moment's median against the later Runs' median, and the ratio (the issue's goal: at
+most 1.25), with when the Run was sent (the run-posted mark), after python-ready.
 No assertions: figures only.
 """
 
@@ -18,61 +21,74 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from compare import run_to_graph, wait_for_standby
+from compare import build_ref, run_to_graph, wait_for_standby
 from embed_bytes import ARGS, executable
 from harness import mark, median, ready, serve, set_code
 
 DIST = Path(__file__).resolve().parents[1] / 'dist'
-QUIET_MS = 6000  # the precache, registered 2 s after ready, took 1.4 s on this machine
+QUIET_MS = 6000
 LATER_RUNS = 3
+
+
+def one_page(browser, url, code, ms):
+    """Run pressed `ms` after ready, then LATER_RUNS later Runs: (first, when it was sent, [later])."""
+    context = browser.new_context(viewport={'width': 1280, 'height': 800}, service_workers='allow')
+    page = context.new_page()
+    ready(page, url)
+    set_code(page, code)
+    # From the python-ready mark, not from when this script saw it (the page's load event, which goto
+    # waits for, came about 250 ms after it): run_to_graph waits 300 ms more.
+    since_ready = page.evaluate('performance.now()') - mark(page, 'python-ready')
+    page.wait_for_timeout(max(0, ms - 300 - since_ready))
+    first, _ = run_to_graph(page)
+    sent = mark(page, 'run-posted') - mark(page, 'python-ready')  # when the page posted the Run
+    wait_for_standby(page)
+    page.wait_for_timeout(QUIET_MS)
+    later = [run_to_graph(page)[0] for _ in range(LATER_RUNS)]
+    context.close()
+    return first, sent, later
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--pages', type=int, default=5, help='measured pages per moment (default 5)')
     parser.add_argument('--at', default='1000,1900,2300,3000', help='ms after ready (default 1000,1900,2300,3000)')
+    parser.add_argument('--vs', metavar='REF', help='a git ref to measure side by side with this checkout')
     args = parser.parse_args()
     moments = [int(ms) for ms in args.at.split(',')]
-    _, url = serve(DIST)
-    code = (DIST / 'examples' / 'neuron.py').read_text()
-    firsts = {ms: [] for ms in moments}
-    pressed = {ms: [] for ms in moments}
-    laters = []
+    builds = {'this checkout': DIST}
+    if args.vs:
+        commit, dist = build_ref(args.vs)
+        builds[f"{args.vs} ({commit[:7]})"] = dist
+    sites = {name: (dist, serve(dist)[1]) for name, dist in builds.items()}
+    firsts = {(name, ms): [] for name in builds for ms in moments}
+    pressed = {(name, ms): [] for name in builds for ms in moments}
+    laters = {name: [] for name in builds}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable(), args=ARGS)
         for page_number in range(args.pages + 1):
             for ms in moments:
-                context = browser.new_context(viewport={'width': 1280, 'height': 800}, service_workers='allow')
-                page = context.new_page()
-                ready(page, url)
-                set_code(page, code)
-                # From the python-ready mark, not from when this script saw it (the page's load event, which goto
-                # waits for, came about 250 ms after it): run_to_graph waits 300 ms more.
-                since_ready = page.evaluate('performance.now()') - mark(page, 'python-ready')
-                page.wait_for_timeout(max(0, ms - 300 - since_ready))
-                first, _ = run_to_graph(page)
-                sent = mark(page, 'run-posted') - mark(page, 'python-ready')  # when the page posted the Run
-                wait_for_standby(page)
-                page.wait_for_timeout(QUIET_MS)
-                later = [run_to_graph(page)[0] for _ in range(LATER_RUNS)]
-                context.close()
-                if page_number:
-                    firsts[ms].append(first)
-                    pressed[ms].append(sent)
-                    laters.extend(later)
-                print(
-                    f"  {ms} ms after ready: {first:.0f} ms; later {', '.join(f'{t:.0f}' for t in later)} ms",
-                    flush=True,
-                )
+                for name, (dist, url) in sites.items():
+                    code = (dist / 'examples' / 'neuron.py').read_text()
+                    first, sent, later = one_page(browser, url, code, ms)
+                    if page_number:
+                        firsts[name, ms].append(first)
+                        pressed[name, ms].append(sent)
+                        laters[name].extend(later)
+                    print(
+                        f"  {name}, {ms} ms after ready: {first:.0f} ms; later {', '.join(f'{t:.0f}' for t in later)} ms",
+                        flush=True,
+                    )
         browser.close()
-    later = median(laters)
-    print(f"later Runs: {later:.1f} ms (median of {len(laters)})")
-    for ms in moments:
-        first = median(firsts[ms])
-        print(
-            f"Run {ms / 1000:.1f} s after ready (sent at {median(pressed[ms]) / 1000:.2f} s): {first:.1f} ms, "
-            f"{first / later:.2f}x the later Runs"
-        )
+    for name in builds:
+        later = median(laters[name])
+        print(f"{name}: later Runs {later:.1f} ms (median of {len(laters[name])})")
+        for ms in moments:
+            first = median(firsts[name, ms])
+            print(
+                f"  Run {ms / 1000:.1f} s after ready (sent at {median(pressed[name, ms]) / 1000:.2f} s): "
+                f"{first:.1f} ms, {first / later:.2f}x the later Runs"
+            )
 
 
 if __name__ == '__main__':
