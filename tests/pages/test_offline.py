@@ -94,26 +94,33 @@ INSTALL_OUTCOME = """new Promise((resolve) => {
 })"""
 
 
-def test_the_install_fetches_no_file_while_a_run_is_under_way(page, context, plain_site_url):
-    """The service worker's install (41 MB fetched and hashed) waits while the page has a run under way
-    (sw.js, yieldToRuns). Its first file is held at the network until the run has started, so that the install
-    is under way when the run is."""
-    page.add_init_script(KEEP_REGISTRATION)
+def hold_the_first_file(context):
+    """Holds the install's first file at the network (the route, in the returned list), so that the install is
+    under way for as long as a test needs."""
     held = []
 
-    def hold_the_first_file(route):
+    def hold(route):
         if route.request.service_worker and not route.request.url.endswith('/sw.js') and not held:
             held.append(route)  # the worker's script is fetched for it too: the install starts after
         else:
             route.fallback()
 
-    context.route('**/*', hold_the_first_file)
-    open_playground(page, plain_site_url)
-    deadline = time.monotonic() + STARTUP_TIMEOUT_MS / 1000
-    while not held:  # the page registers the worker once Python is ready and the page quiet (main.js)
-        assert time.monotonic() < deadline, 'the service worker fetched nothing'
+    context.route('**/*', hold)
+    return held
+
+
+def until(page, condition, message, seconds=STARTUP_TIMEOUT_MS / 1000):
+    """Waits for a condition on what Playwright reports (its events come while the page waits)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, message
         page.wait_for_timeout(50)
-    type_program(page, 'import time\ntime.sleep(3)\nprint("slept")')
+
+
+def no_file_fetched_during_a_run(page, context, held):
+    """Runs a 4 s program on `page` while the install is under way, its first file let go once the run has
+    started: the install must fetch nothing more until the run has ended, and go on at once after it."""
+    type_program(page, 'import time\ntime.sleep(4)\nprint("slept")')
     page.get_by_test_id('run').click()
     status = page.get_by_test_id('status')
     expect(status).to_have_attribute('data-state', 'running')
@@ -124,8 +131,30 @@ def test_the_install_fetches_no_file_while_a_run_is_under_way(page, context, pla
     expect(status).to_have_attribute('data-state', 'running')  # still the same run
     assert fetched == [], f'the install fetched files during the run (after {held[0].request.url})'
     expect(page.get_by_test_id('output').locator('pre.stdout')).to_have_text('slept\n')
+    # Told the run has ended, not released by the longest wait (sw.js: HOLD_MS, 30 s).
+    until(page, lambda: fetched, 'the install did not go on after the run', seconds=10)
+
+
+def test_the_install_fetches_no_file_while_a_run_is_under_way(page, context, plain_site_url):
+    """The service worker's install (41 MB fetched and hashed) waits while the page has a run under way
+    (sw.js, yieldToRuns)."""
+    page.add_init_script(KEEP_REGISTRATION)
+    held = hold_the_first_file(context)
+    open_playground(page, plain_site_url)
+    # The page registers the worker once Python is ready and the page quiet (main.js).
+    until(page, lambda: held, 'the service worker fetched nothing')
+    no_file_fetched_during_a_run(page, context, held)
     assert page.evaluate(INSTALL_OUTCOME) == 'activated'
-    assert fetched, 'the install did not go on after the run'
+
+
+def test_a_page_opened_in_another_tab_tells_an_install_under_way_of_its_runs(page, context, plain_site_url):
+    """A main page registers the worker itself only once Python is ready and it has been quiet for 2 s; opened
+    while another tab's install is under way, it tells that install of its runs from its start (offline.js,
+    tellInstallOfRuns)."""
+    held = hold_the_first_file(context)
+    open_playground(page, plain_site_url)
+    until(page, lambda: held, 'the service worker fetched nothing')
+    no_file_fetched_during_a_run(open_playground(context.new_page(), plain_site_url), context, held)
 
 
 def test_a_second_visit_works_with_the_network_off(page, context, plain_site_url):

@@ -3,7 +3,7 @@
 import { Cell } from "../cell/cell.js";
 import { byTestId } from "../dom/element.js";
 import { EXAMPLES, FIRST_EXAMPLE, exampleText } from "./examples.js";
-import { registerServiceWorker } from "../offline/offline.js";
+import { registerServiceWorker, tellInstallOfRuns } from "../offline/offline.js";
 import { codeAside, pointsAside, putCodeAside, putPointsAside, saveCode, savedCode, savedPoints, savePoints } from "../cell/saved-code.js";
 import { showEmbedCode, showShareLink } from "./share-panel.js";
 import { BadLink, decodeCode, decodePoints, fragmentOptions, linkWithCode } from "../formats/share-link.js";
@@ -156,6 +156,7 @@ function registerWhenQuiet() {
     registerServiceWorker(session).catch((error) => console.warn("offline use is not available:", error));
   }, QUIET_MS);
 }
+tellInstallOfRuns(session);
 session.subscribe(registerWhenQuiet);
 cell.onResult(registerWhenQuiet);
 

@@ -39,7 +39,20 @@ export async function registerServiceWorker(session) {
   return registration;
 }
 
+/**
+ * Tells an install already under way for this site (another tab's) of this page's runs, from the page's start:
+ * the main page registers the worker itself only once Python is ready and the page quiet.
+ */
+export function tellInstallOfRuns(session) {
+  if (!("serviceWorker" in navigator) || !location.href.startsWith(SITE.href)) return;
+  navigator.serviceWorker.getRegistration(SITE.href).then((registration) => registration && tellOfRuns(registration, session)).catch(() => {});
+}
+
+const told = new WeakSet(); // the registrations this page tells of its runs
+
 function tellOfRuns(registration, session) {
+  if (told.has(registration)) return;
+  told.add(registration);
   let busy = false;
   const tell = () => registration.installing?.postMessage({ type: "runs", busy });
   session.onBusy((now) => {

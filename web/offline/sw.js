@@ -55,13 +55,16 @@ const isolate = {
 // While it installs, this worker fetches, hashes and stores the whole site (41 MB: about a second of both
 // processors), one file at a time. A page with a run under way says so (offline.js, {type: "runs", busy}), and
 // no next file is fetched until no open page has one, so that the precache slows no Run. A page closed mid-run
-// holds nothing; no single wait lasts more than HOLD_MS, nor all of them more than HOLDS_MS: a browser ends an
-// install that takes minutes (Chromium: 5), and the next visit would start it over.
+// holds nothing; no single wait lasts more than HOLD_MS, nor all of them more than HOLDS_MS, and none once the
+// install has taken HOLDS_UNTIL_MS: a browser ends an install that takes minutes (Chromium: 5), slow network
+// or not, and the next visit would fetch what was not yet kept.
 const HOLD_MS = 30_000;
 const HOLDS_MS = 120_000;
+const HOLDS_UNTIL_MS = 180_000;
 const LOOK_AGAIN_MS = 1000; // whether a page that said it was running is still open
 const busyPages = new Set();
 let heldMs = 0;
+let installStarted = null; // when the install asked for its first file
 let wake = () => {};
 
 self.addEventListener("message", (event) => {
@@ -73,7 +76,8 @@ self.addEventListener("message", (event) => {
 
 async function noRunUnderWay() {
   const started = Date.now();
-  const limit = Math.min(HOLD_MS, HOLDS_MS - heldMs);
+  installStarted ??= started;
+  const limit = Math.min(HOLD_MS, HOLDS_MS - heldMs, HOLDS_UNTIL_MS - (started - installStarted));
   while (busyPages.size && Date.now() - started < limit) {
     const open = new Set((await self.clients.matchAll({ includeUncontrolled: true })).map((client) => client.id));
     for (const id of busyPages) if (!open.has(id)) busyPages.delete(id);
@@ -89,7 +93,7 @@ async function noRunUnderWay() {
 // The wait is between the chunks of a file, not only between files: the runtime's three largest (35 of the
 // 41 MB) take most of the install. So the install checks each file's hash itself as it streams in (a fetch
 // given `integrity` reads the whole file before it resolves); a file that does not match errors its stream,
-// and with it the cache's put and the install, as a failed fetch would.
+// and with it the cache's put: the file is not kept, as after a failed fetch (Workbox then goes on without it).
 const yieldToRuns = {
   requestWillFetch: async ({ request, event, state }) => {
     if (event?.type !== "install" || !request.integrity) return request;
@@ -98,7 +102,11 @@ const yieldToRuns = {
     return new Request(request, { integrity: "" });
   },
   fetchDidSucceed: async ({ response, event, state }) => {
-    if (event?.type !== "install" || !state.integrity || !response.body) return response;
+    if (event?.type !== "install" || !state.integrity) return response;
+    if (!response.body) {
+      if (await matchesIntegrity(new Blob([]), state.integrity)) return response;
+      throw new TypeError("an empty answer is not the file this build shipped");
+    }
     const { status, statusText, headers } = response;
     return new Response(checkedAsItComes(response.body, state.integrity), { status, statusText, headers });
   },
