@@ -60,7 +60,8 @@ def main():
     if args.vs:
         commit, dist = build_ref(args.vs)
         builds[f"{args.vs} ({commit[:7]})"] = dist
-    sites = {name: (dist, serve(dist)[1]) for name, dist in builds.items()}
+    # Each build's own neuron example, and its server.
+    sites = {name: ((dist / 'examples' / 'neuron.py').read_text(), serve(dist)[1]) for name, dist in builds.items()}
     firsts = {(name, ms): [] for name in builds for ms in moments}
     pressed = {(name, ms): [] for name in builds for ms in moments}
     laters = {name: [] for name in builds}
@@ -68,8 +69,7 @@ def main():
         browser = playwright.chromium.launch(executable_path=executable(), args=ARGS)
         for page_number in range(args.pages + 1):
             for ms in moments:
-                for name, (dist, url) in sites.items():
-                    code = (dist / 'examples' / 'neuron.py').read_text()
+                for name, (code, url) in sites.items():
                     first, sent, later = one_page(browser, url, code, ms)
                     if page_number:
                         firsts[name, ms].append(first)

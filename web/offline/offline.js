@@ -8,9 +8,12 @@ const SITE = new URL("../", import.meta.url); // the site root, one folder up
 const NUDGE = new URL("./offline/nudge-worker.js", SITE);
 const NUDGE_MS = 1000;
 
+// Only this site's own pages, in a browser with service workers, have this site's worker.
+const reachable = () => "serviceWorker" in navigator && location.href.startsWith(SITE.href);
+
 /** `session`, the page's Session: whose runs the precache waits for. */
 export async function registerServiceWorker(session) {
-  if (!("serviceWorker" in navigator) || !location.href.startsWith(SITE.href)) return null;
+  if (!reachable()) return null;
   const hadController = Boolean(navigator.serviceWorker.controller);
   const registration = await navigator.serviceWorker.register(new URL("./sw.js", SITE), { scope: SITE.href, updateViaCache: "none" });
   if (!registration) return null; // Playwright's service_workers='block' resolves with nothing
@@ -44,7 +47,7 @@ export async function registerServiceWorker(session) {
  * the main page registers the worker itself only once Python is ready and the page quiet.
  */
 export function tellInstallOfRuns(session) {
-  if (!("serviceWorker" in navigator) || !location.href.startsWith(SITE.href)) return;
+  if (!reachable()) return;
   navigator.serviceWorker.getRegistration(SITE.href).then((registration) => registration && tellOfRuns(registration, session)).catch(() => {});
 }
 
@@ -53,12 +56,8 @@ const told = new WeakSet(); // the registrations this page tells of its runs
 function tellOfRuns(registration, session) {
   if (told.has(registration)) return;
   told.add(registration);
-  let busy = false;
-  const tell = () => registration.installing?.postMessage({ type: "runs", busy });
-  session.onBusy((now) => {
-    busy = now;
-    tell();
-  });
+  const tell = () => registration.installing?.postMessage({ type: "runs", busy: session.busy });
+  session.onBusy(tell);
   registration.addEventListener("updatefound", tell);
 }
 

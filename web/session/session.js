@@ -93,16 +93,21 @@ export class Session {
    */
   onBusy(listener) {
     this.busyListeners.add(listener);
-    listener(this.runsUnderWay > 0);
+    listener(this.busy);
+  }
+
+  /** Whether a run is under way. */
+  get busy() {
+    return this.runsUnderWay > 0;
   }
 
   countRun(change) {
-    const was = this.runsUnderWay > 0;
+    const was = this.busy;
     this.runsUnderWay += change;
-    if (was === this.runsUnderWay > 0) return;
+    if (was === this.busy) return;
     for (const listener of this.busyListeners) {
       try {
-        listener(!was);
+        listener(this.busy);
       } catch (error) {
         reportError(error); // a listener's failure is its own: the run goes on
       }
