@@ -22,6 +22,9 @@ alternates between rounds (keep --runs even), in fresh headless Chromium context
   after ready), each with the time after the press of each
   stage's mark (STAGES); the first Run as a share of the later ones; the standby Python's start, from its
   worker's creation to its ready, while the page is idle;
+- later Runs as a reader presses them (issue 57, item 1's second check): Clear clicked, then 300 ms later Run
+  clicked with Playwright's mouse (trusted events: the editor loses focus, the button takes it), from the page's
+  click event to the first node of the graph in the emptied output; the median of three;
 - the 1,999-value chain: Run to its graph drawn and the status ready, after one warm-up Run;
 - live charts' share of training: the build's own moons example's training with its plot calls against
   without them; the live graph's share: training with draw_dot(loss, live=True) in its loop against
@@ -180,6 +183,9 @@ def in_page(browser, url, dist):
         for i, name in enumerate(STAGES):
             times = [stages[i] for _, stages in later if stages[i] is not None]
             figures[name] = median(times) if times else None
+        clicked = [figure('clicked', lambda: clicked_to_graph(page)) for _ in range(LATER_RUNS)]
+        clicked = [ms for ms in clicked if ms is not None]
+        figures['clicked'] = median(clicked) if clicked else None
         figures['chain'] = figure('chain', lambda: chain(page))
         if programs['charts']:
             figures['charts'] = figure('charts', lambda: share(page, programs['charts'], programs['no charts']))
@@ -197,6 +203,45 @@ def run_to_graph(page):
     page.wait_for_selector('[data-testid=status]:not([data-state=running])', timeout=TIMEOUT)
     page.wait_for_timeout(100)  # the teaching tools are attached just after the drawing shows
     return reply['ms'], page.evaluate(STAGE_TIMES, [STAGES, reply['started']])
+
+
+# Armed before Playwright clicks Run: window.clickedToGraph, the ms from the click event on Run (its timeStamp, on
+# performance.now()'s clock) to the first graph node in the output, which was emptied; null if none came.
+CLICKED_TO_GRAPH = """(timeout) => {
+  window.clickedToGraph = new Promise((resolve) => {
+    const output = document.querySelector('[data-testid=output]');
+    let clicked = null;
+    const onClick = (event) => {
+      if (event.target.closest?.('[data-testid=run]')) clicked ??= event.timeStamp;
+    };
+    const observer = new MutationObserver(() => {
+      if (clicked !== null && output.querySelector('section.run svg g.node')) done(performance.now() - clicked);
+    });
+    const done = (ms) => {
+      observer.disconnect();
+      removeEventListener('click', onClick, { capture: true });
+      resolve(ms);
+    };
+    addEventListener('click', onClick, { capture: true });
+    observer.observe(output, { childList: true, subtree: true });
+    setTimeout(() => done(null), timeout);
+  });
+}"""
+
+
+def clicked_to_graph(page):
+    """A Run as a reader presses it, on an output they cleared: the click event to the graph, ms."""
+    page.wait_for_selector('[data-testid=status][data-state=ready]', timeout=TIMEOUT)
+    page.click('[data-testid=clear]')
+    page.wait_for_timeout(300)
+    page.evaluate(CLICKED_TO_GRAPH, TIMEOUT)
+    page.click('[data-testid=run]')
+    ms = page.evaluate('window.clickedToGraph')
+    if ms is None:
+        raise TimeoutError('no graph after the click')
+    page.wait_for_selector('[data-testid=status]:not([data-state=running])', timeout=TIMEOUT)
+    page.wait_for_timeout(100)  # the teaching tools are attached just after the drawing shows
+    return ms
 
 
 # The standby Python's start, from its worker's creation to its ready (null for a build without one): a later
@@ -260,6 +305,7 @@ ROWS = [  # key, what it is, unit, format
     *[(f"first {name}", f"  · first Run: {name}", 'ms', '.0f') for name in STAGES],  # the mark, after the press
     ('later', f"later Runs → graph (median of {LATER_RUNS})", 'ms', '.0f'),
     ('first/later', 'first Run / later Runs', 'x', '.2f'),
+    ('clicked', 'later Runs clicked after Clear → graph', 'ms', '.0f'),
     ('standby', 'the standby Python: started → ready', 'ms', '.0f'),
     *[(name, f"  · later Runs: {name}", 'ms', '.0f') for name in STAGES],  # the mark, after the press
     ('chain', '1,999-value chain → drawn', 'ms', '.0f'),
