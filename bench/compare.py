@@ -66,9 +66,12 @@ LIVE_STEPS = 150
 LATER_RUNS = 3
 FIRST_RUN_AFTER_MS = 700  # and run_to_graph's 300 ms: the first Run is pressed 1 s after ready
 WITHOUT_STANDBY_MS = 4000
-# The page's marks of a Run's stages (python-client.js, output-list.js), in the order they usually come.
+# The page's marks of a Run's stages (python-client.js, output-list.js), in the order they usually come; the
+# python-… ones are the worker's times, which its "done" message brings.
 STAGES = [
     'run-posted',
+    'python-run-received',
+    'python-graph-posted',
     'graph-received',
     'run-python-done',
     'graph-laid-out',

@@ -448,6 +448,34 @@ STANDBY_MARKS = """Object.fromEntries(['python-standby-start', 'python-standby-e
   .map((name) => [name, performance.getEntriesByName(name).map((m) => m.startTime)]))"""
 
 
+# The last of each named mark made since `since` (performance.now()), or null.
+LAST_MARKS = """([since, names]) => names.map((name) => {
+  const marks = performance.getEntriesByName(name, 'mark').filter((m) => m.startTime >= since);
+  return marks.length ? marks.at(-1).startTime : null;
+})"""
+STAGES = ['run-posted', 'python-run-received', 'python-graph-posted', 'graph-received', 'run-python-done']
+CLOCKS_SLACK_MS = 1  # two threads' clocks, each coarsened
+
+
+def test_a_runs_stages_in_the_worker_are_marked_on_the_pages_clock_in_order(playground):
+    """bench/compare.py names where a Run's time goes: the worker's "done" brings when the run reached it and when
+    its first graph left it, which the page marks on its own clock, between its own marks. A run that draws no
+    graph marks when it was received and no graph's leaving."""
+    since = playground.evaluate('performance.now()')
+    type_program(playground, "x = Value(2.0, label='x')\ny = x * x; y.label = 'y'\ny.backward()\ndraw_dot(y)\n")
+    expect(graphs(run(playground)).first).to_be_visible()
+    posted, received, graph, shown, done = playground.evaluate(LAST_MARKS, [since, STAGES])
+    assert None not in (posted, received, graph, shown, done)
+    assert posted - CLOCKS_SLACK_MS <= received <= graph <= shown + CLOCKS_SLACK_MS, (posted, received, graph, shown)
+    assert graph <= done + CLOCKS_SLACK_MS
+    since = playground.evaluate('performance.now()')
+    type_program(playground, 'print("no graph")\n')
+    expect(run(playground)).to_contain_text('no graph')
+    posted, received, graph, _, done = playground.evaluate(LAST_MARKS, [since, STAGES])
+    assert posted - CLOCKS_SLACK_MS <= received <= done + CLOCKS_SLACK_MS, (posted, received, done)
+    assert graph is None
+
+
 def test_keyboard_shortcut_runs_the_program(playground):
     type_program(playground, 'print("from the keyboard")\n')
     playground.keyboard.press('ControlOrMeta+Enter')

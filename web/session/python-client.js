@@ -149,6 +149,7 @@ export class PythonClient {
         break;
       case "done":
         performance.mark("run-python-done");
+        markStamps(message.stamps);
         // The worker checks the run once its output is shown (its check would slow the drawing), at once if
         // it shows none or reached out, or when the next run is sent.
         interpreter.unchecked = message.id;
@@ -312,6 +313,18 @@ export class PythonClient {
     this.pending = null;
     this.prepareStandby();
     return pending;
+  }
+}
+
+/**
+ * The worker's side of a run's stages (bench/compare.py), on this page's clock: when the run reached the worker
+ * and when its first graph left it. Anything but two times within this page's life is ignored.
+ */
+function markStamps(stamps) {
+  const marks = { received: "python-run-received", graph: "python-graph-posted" };
+  for (const [key, name] of Object.entries(marks)) {
+    const at = Number(stamps?.[key]) - performance.timeOrigin;
+    if (Number.isFinite(at) && at >= 0 && at <= performance.now()) performance.mark(name, { startTime: at });
   }
 }
 

@@ -56,7 +56,7 @@ self.onmessage = ({ data }) => {
     if (data.type === "run") {
       hasRun = true;
       endWarmUp(); // from now on, runs warm it up
-      run(data);
+      run(data, clock());
     }
     else if (data.type === "check") checkLastRun?.();
     else if (data.type === "warm-up") warmUp();
@@ -473,7 +473,10 @@ function interruptible(on) {
 // The check after the last run, until the page asks for it (see run()).
 let checkLastRun = null;
 
-async function run({ id, code, env, checks, test, points }) {
+/** Now, on a clock the page's is comparable with: its "done" message carries when the run came and its graph left. */
+const clock = () => performance.timeOrigin + performance.now();
+
+async function run({ id, code, env, checks, test, points }, received) {
   const trusted = checkLastRun?.() ?? true; // the page asks before it sends a run; this is in case it did not
   if (reached !== null || !trusted) {
     // Something reached out between runs (its message is on its way to the page): this Python runs no more.
@@ -481,7 +484,12 @@ async function run({ id, code, env, checks, test, points }) {
     self.close();
     return;
   }
-  const emit = (text) => post({ type: "output", id, event: JSON.parse(text) });
+  const stamps = { received, graph: null }; // bench/compare.py's stages on the worker's side
+  const emit = (text) => {
+    const event = JSON.parse(text);
+    if (event.type === "graph" && stamps.graph === null) stamps.graph = clock();
+    post({ type: "output", id, event });
+  };
   try {
     let result;
     if (interruptBuffer && interruptBuffer[0] !== 0) {
@@ -502,7 +510,7 @@ async function run({ id, code, env, checks, test, points }) {
       }
     }
     if (result.fresh) reach(result.fresh);
-    post({ type: "done", id, result });
+    post({ type: "done", id, result, stamps });
   } catch (error) {
     if (error?.type === "KeyboardInterrupt") {
       // Stop, while micropip was looked for, or escaping a program with top-level await
