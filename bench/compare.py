@@ -16,7 +16,8 @@ alternates between rounds (keep --runs even), in fresh headless Chromium context
   the page opens with, from the mark to its graph's first node; and from navigation to that graph, the
   soonest a reader can see one (work the worker does after saying ready shows here);
 - first Run: Run pressed to the first node of the neuron's graph (each build's own example), 1 s after ready,
-  with the time after the press of each stage's mark (STAGES),
+  with the time after the press of each stage's mark (STAGES), the median of that page's and of another fresh
+  page's (FIRST_RUN_PAGES: a page has one first Run, the figure that varies most between pages),
   before the page starts its standby Python (builds before 2026-11-28: 2 s after ready; since: 1 s after the
   first run ended); later Runs: the median of three more, once the standby is ready (a build without one: 4 s
   after ready), each with the time after the press of each
@@ -64,6 +65,7 @@ DIST = ROOT / 'dist'
 KEPT = ROOT / '.cache' / 'compare'
 LIVE_STEPS = 150
 LATER_RUNS = 3
+FIRST_RUN_PAGES = 2  # a page has one first Run, whose time varies most: a round takes the median of this many
 FIRST_RUN_AFTER_MS = 700  # and run_to_graph's 300 ms: the first Run is pressed 1 s after ready
 WITHOUT_STANDBY_MS = 4000
 # The page's marks of a Run's stages (python-client.js, output-list.js), in the order they usually come; the
@@ -171,18 +173,12 @@ def in_page(browser, url, dist):
     try:
         ready(page, url)
         figures = {'ready': mark(page, 'python-ready')}
-        set_code(page, programs['neuron'])
-        page.wait_for_timeout(FIRST_RUN_AFTER_MS)
-        first = figure('first', lambda: run_to_graph(page))
-        figures['first'] = first[0] if first else None
-        for i, name in enumerate(STAGES):
-            figures[f"first {name}"] = first[1][i] if first else None
+        figures['first runs'] = [run for run in [figure('first', lambda: first_run(page, programs))] if run]
         wait_for_standby(page)
         figures['standby'] = page.evaluate(STANDBY_START)
         later = [figure('later', lambda: run_to_graph(page)) for _ in range(LATER_RUNS)]
         later = [run for run in later if run and run[0] is not None]
         figures['later'] = median([ms for ms, _ in later]) if later else None
-        figures['first/later'] = figures['first'] / figures['later'] if figures['first'] and figures['later'] else None
         for i, name in enumerate(STAGES):
             times = [stages[i] for _, stages in later if stages[i] is not None]
             figures[name] = median(times) if times else None
@@ -196,6 +192,36 @@ def in_page(browser, url, dist):
         return figures
     finally:
         context.close()
+
+
+def first_run(page, programs):
+    """The page's first Run, FIRST_RUN_AFTER_MS after ready: as run_to_graph."""
+    set_code(page, programs['neuron'])
+    page.wait_for_timeout(FIRST_RUN_AFTER_MS)
+    return run_to_graph(page)
+
+
+def first_run_page(browser, url, dist):
+    """A first Run on a fresh page of its own, and nothing else: as run_to_graph."""
+    context = browser.new_context(viewport={'width': 1280, 'height': 800})
+    try:
+        page = context.new_page()
+        ready(page, url)
+        return first_run(page, examples(dist))
+    finally:
+        context.close()
+
+
+def with_first_runs(figures):
+    """`figures` with the median of its first Runs (`first runs`: (ms, stages) each) and the first / later ratio."""
+    runs = [run for run in figures.pop('first runs', []) if run[0] is not None]
+    figures['first'] = median([ms for ms, _ in runs]) if runs else None
+    for i, name in enumerate(STAGES):
+        times = [stages[i] for _, stages in runs if stages[i] is not None]
+        figures[f"first {name}"] = median(times) if times else None
+    later = figures.get('later')
+    figures['first/later'] = figures['first'] / later if figures['first'] and later else None
+    return figures
 
 
 def run_to_graph(page):
@@ -366,6 +392,10 @@ def main():
                 server, url = servers[name]
                 neuron = examples(builds[name])['neuron']
                 measured = figure('page', lambda: in_page(browser, url, builds[name])) or {}
+                for _ in range(FIRST_RUN_PAGES - 1):
+                    run = figure('first', lambda: first_run_page(browser, url, builds[name]))
+                    measured.setdefault('first runs', []).extend([run] if run else [])
+                with_first_runs(measured)
                 measured['at ready'], measured['ready+run'] = figure('at ready', lambda: at_ready(browser, url)) or (
                     None,
                     None,
