@@ -173,15 +173,13 @@ def in_page(browser, url, dist):
     try:
         ready(page, url)
         figures = {'ready': mark(page, 'python-ready')}
-        figures['first runs'] = [run for run in [figure('first', lambda: first_run(page, programs))] if run]
+        figures['first run'] = figure('first', lambda: first_run(page, programs))
         wait_for_standby(page)
         figures['standby'] = page.evaluate(STANDBY_START)
         later = [figure('later', lambda: run_to_graph(page)) for _ in range(LATER_RUNS)]
         later = [run for run in later if run and run[0] is not None]
         figures['later'] = median([ms for ms, _ in later]) if later else None
-        for i, name in enumerate(STAGES):
-            times = [stages[i] for _, stages in later if stages[i] is not None]
-            figures[name] = median(times) if times else None
+        figures.update(stage_medians(later))
         clicked = [figure('clicked', lambda: clicked_to_graph(page)) for _ in range(LATER_RUNS)]
         clicked = [ms for ms in clicked if ms is not None]
         figures['clicked'] = median(clicked) if clicked else None
@@ -212,13 +210,21 @@ def first_run_page(browser, url, dist):
         context.close()
 
 
-def with_first_runs(figures):
-    """`figures` with the median of its first Runs (`first runs`: (ms, stages) each) and the first / later ratio."""
-    runs = [run for run in figures.pop('first runs', []) if run[0] is not None]
-    figures['first'] = median([ms for ms, _ in runs]) if runs else None
+def stage_medians(runs, prefix=''):
+    """{prefix + stage: the median of its times over `runs` ((ms, stages) each), None where none has it}."""
+    medians = {}
     for i, name in enumerate(STAGES):
         times = [stages[i] for _, stages in runs if stages[i] is not None]
-        figures[f"first {name}"] = median(times) if times else None
+        medians[prefix + name] = median(times) if times else None
+    return medians
+
+
+def with_first_runs(figures, runs):
+    """`figures` with the median of the first Runs `runs` ((ms, stages) each; None for one that failed), of each
+    of their stages, and the first / later ratio."""
+    runs = [run for run in runs if run and run[0] is not None]
+    figures['first'] = median([ms for ms, _ in runs]) if runs else None
+    figures.update(stage_medians(runs, 'first '))
     later = figures.get('later')
     figures['first/later'] = figures['first'] / later if figures['first'] and later else None
     return figures
@@ -392,10 +398,12 @@ def main():
                 server, url = servers[name]
                 neuron = examples(builds[name])['neuron']
                 measured = figure('page', lambda: in_page(browser, url, builds[name])) or {}
-                for _ in range(FIRST_RUN_PAGES - 1):
-                    run = figure('first', lambda: first_run_page(browser, url, builds[name]))
-                    measured.setdefault('first runs', []).extend([run] if run else [])
-                with_first_runs(measured)
+                firsts = [measured.pop('first run', None)]
+                firsts += [
+                    figure('first', lambda: first_run_page(browser, url, builds[name]))
+                    for _ in range(FIRST_RUN_PAGES - 1)
+                ]
+                with_first_runs(measured, firsts)
                 measured['at ready'], measured['ready+run'] = figure('at ready', lambda: at_ready(browser, url)) or (
                     None,
                     None,
