@@ -3,20 +3,21 @@ where a Run pressed then falls. Chromium prints each optimizing (TurboFan) compi
 deopt (`--js-flags`, on stdout, which Playwright passes on with DEBUG=pw:browser); this script runs pages as
 early_runs.py does (fresh context, service worker allowed, the neuron example, Run pressed --at ms after the
 python-ready mark, then later Runs once the standby is ready) and prints, per page, a timeline in ms after
-python-ready: each TurboFan compile of Python's eval loop (as it ends, with its length), each wasm deopt (the
-function and the bytecode offset), the Run's press and its graph, then the later Runs.
+python-ready: each TurboFan compile of Python's eval loop (as it ends, with how long it took), each wasm deopt
+(the function and the bytecode offset in the module), each Run's press and its graph, the standby's start.
 
     python build.py && python bench/wasm_tiering.py [--pages 2] [--at 1000,3000] [--dist DIR]
 
-Pyodide's wasm has no name section: functions are numbers. The eval loop is _PyEval_EvalFrameDefault, found
-in the export section (function_names()). No assertions: figures only.
+The Runs and the standby are timed on the page's clock. V8's lines are timed as Playwright's driver read them,
+on the same wall clock: a line V8 kept in its output buffer for a while comes late. Pyodide's wasm has no name
+section: functions are named from its export section (function_names()), a static function by its number; a
+deopt in another module (zstd.wasm) would be misnamed. No assertions: figures only.
 """
 
 import argparse
 import datetime
 import os
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,6 +34,11 @@ LATER_RUNS = 3
 QUIET_MS = 6000
 LINE = re.compile(r'^(\S+Z) pw:browser \[pid=\d+\]\[out\] (.*)$')
 TURBOFAN = re.compile(r'Compiled function 0x[0-9a-f]+#(\d+) using TurboFan, took (\d+) μs')
+MARKS = {
+    'run': 'Run pressed',
+    'graph': 'its graph in the page',
+    'standby': 'the standby Python starts (its worker shares the compiled module)',
+}
 MARK = re.compile(r'^=== (\d+) (.*)$')
 DEOPT = re.compile(r'deopt-eager, reason: ([^,)]+).*deoptimizing wasm-function\[(\d+)\].*bytecode offset (\d+)')
 
@@ -68,41 +74,50 @@ def function_names(wasm):
 
 
 def one_page(browser, url, code, at_ms, say):
-    """Run pressed `at_ms` after ready, then LATER_RUNS later Runs; `say(text)` marks the browser's log."""
+    """Run pressed `at_ms` after ready, then LATER_RUNS later Runs; `say(text)` marks the browser's log with
+    when each happened, in ms after python-ready on the page's clock."""
     context = browser.new_context(viewport={'width': 1280, 'height': 800}, service_workers='allow')
     page = context.new_page()
     ready(page, url)
     set_code(page, code)
-    since_ready = lambda: page.evaluate('performance.now()') - mark(page, 'python-ready')  # noqa: E731
-    say(f'ready {since_ready():.0f}')  # this mark is said that long after python-ready
-    page.wait_for_timeout(max(0, at_ms - 300 - since_ready()))
+
+    def since_ready(name=None):
+        """Now, or the last `name` mark (None if there is none), in ms after python-ready."""
+        now = 'performance.now()' if name is None else f"performance.getEntriesByName('{name}').at(-1)?.startTime"
+        at = page.evaluate(now)
+        return None if at is None else at - mark(page, 'python-ready')
+
+    say(f'ready {since_ready():.0f}')  # said that long after python-ready: the browser's lines are timed by it
+    page.wait_for_timeout(max(0, at_ms - 300 - since_ready()))  # run_to_graph waits 300 ms more
     for number in range(1 + LATER_RUNS):
-        if number:
+        if number == 1:
             wait_for_standby(page)
-            page.wait_for_timeout(QUIET_MS if number == 1 else 0)
-        say(f'run {since_ready() + 300:.0f}')  # run_to_graph presses Run 300 ms from now
-        ms, _ = run_to_graph(page)
-        say(f'graph {ms:.0f}')
+            if (standby := since_ready('python-standby-start')) is not None:  # none after WITHOUT_STANDBY_MS
+                say(f'standby {standby:.0f}')
+            page.wait_for_timeout(QUIET_MS)
+        ms, stages = run_to_graph(page)
+        pressed = since_ready('run-posted') - stages[0]  # stages are ms after the press
+        say(f'run {pressed:.0f}')
+        say(f'graph {pressed + ms:.0f}')
     context.close()
+    say('closed 0')
 
 
 def timeline(log, names, eval_loop):
     """Each page's events, (ms after python-ready, text), read from the browser's log and say()'s marks; the
-    browser's lines before a page's ready mark are that page's."""
-    pages, waiting, ready_at, pressed = [], [], None, None
+    browser's lines between a page's closed mark and the next page's ready mark are the next page's."""
+    pages, waiting, ready_at = [], [], None
     for raw in log.splitlines():
         if mark_line := MARK.match(raw):
             when, (what, figure) = float(mark_line[1]), mark_line[2].split()
             if what == 'ready':
                 ready_at = when - float(figure)
-                pages.append([(at - ready_at, text) for at, text in waiting])
+                pages.append([(at - ready_at, event) for at, event in waiting])
                 waiting = []
-            elif what == 'run':
-                pressed = float(figure)
-                pages[-1].append((pressed, 'Run pressed'))
-            elif what == 'graph':
-                pages[-1].append((pressed + float(figure), f'its graph in the page, {figure} ms after the press'))
-                waiting, ready_at = [], None  # until the next page's ready mark, what comes is that page's
+            elif what == 'closed':
+                ready_at = None
+            else:
+                pages[-1].append((float(figure), MARKS[what]))
         elif line := LINE.match(raw):
             at = datetime.datetime.fromisoformat(line[1].replace('Z', '+00:00')).timestamp() * 1000
             if (compiled := TURBOFAN.search(line[2])) and int(compiled[1]) == eval_loop:
@@ -125,13 +140,15 @@ def main():
     parser.add_argument('--dist', type=Path, default=DIST, help='the build to serve (default dist/)')
     args = parser.parse_args()
     names = function_names((args.dist / 'pyodide' / 'pyodide.asm.wasm').read_bytes())
-    eval_loop = next(index for index, name in names.items() if name == '_PyEval_EvalFrameDefault')
+    eval_loop = {name: index for index, name in names.items()}.get('_PyEval_EvalFrameDefault')
+    if eval_loop is None:
+        raise SystemExit("this build's pyodide.asm.wasm exports no _PyEval_EvalFrameDefault")
     code = (args.dist / 'examples' / 'neuron.py').read_text()
     url = serve(args.dist)[1]
     # Playwright's driver writes the browser's output on its own stderr, which it shares with this process: that
     # and the marks below go to one file, in the order they came.
     with tempfile.TemporaryFile('w+', encoding='utf-8') as log:
-        saved = os.dup(2)
+        saved, debug = os.dup(2), os.environ.get('DEBUG')
         os.dup2(log.fileno(), 2)
         os.environ['DEBUG'] = 'pw:browser'
 
@@ -147,14 +164,17 @@ def main():
                 browser.close()
         finally:
             os.dup2(saved, 2)
-            del os.environ['DEBUG']
+            os.close(saved)
+            if debug is None:
+                del os.environ['DEBUG']
+            else:
+                os.environ['DEBUG'] = debug
         log.seek(0)
         pages = timeline(log.read(), names, eval_loop)
     for number, events in enumerate(pages, 1):
         print(f'page {number}:')
         for at, text in events:
             print(f'  {at:7.0f} ms  {text}')
-    sys.stdout.flush()
 
 
 if __name__ == '__main__':
