@@ -12,7 +12,9 @@ With --vs REF (a git ref, built as compare.py builds one), each page of this che
 in fresh contexts of the same browser: the figures side by side, measured in one run.
 
 Prints, for each build, each moment's median against the later Runs' median, and the ratio (the issue's goal: at
-most 1.25), with when the Run was sent (the run-posted mark), after python-ready.
+most 1.25), with when the Run was sent (the run-posted mark), after python-ready, and the medians of each
+stage of those Runs (compare.py's marks, ms after the press): a first Run that waited for the worker shows it in
+python-run-received, one whose Python ran slower in python-graph-posted.
 No assertions: figures only.
 """
 
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from compare import build_ref, run_to_graph, wait_for_standby
+from compare import STAGES, build_ref, run_to_graph, stage_medians, wait_for_standby
 from embed_bytes import ARGS, executable
 from harness import mark, median, ready, serve, set_code
 
@@ -31,7 +33,8 @@ LATER_RUNS = 3
 
 
 def one_page(browser, url, code, ms):
-    """Run pressed `ms` after ready, then LATER_RUNS later Runs: (first, when it was sent, [later])."""
+    """Run pressed `ms` after ready, then LATER_RUNS later Runs: (first, when it was sent, [later]), each Run as
+    run_to_graph gives it, (ms, its stages)."""
     context = browser.new_context(viewport={'width': 1280, 'height': 800}, service_workers='allow')
     page = context.new_page()
     ready(page, url)
@@ -40,11 +43,11 @@ def one_page(browser, url, code, ms):
     # waits for, came about 250 ms after it): run_to_graph waits 300 ms more.
     since_ready = page.evaluate('performance.now()') - mark(page, 'python-ready')
     page.wait_for_timeout(max(0, ms - 300 - since_ready))
-    first, _ = run_to_graph(page)
+    first = run_to_graph(page)
     sent = mark(page, 'run-posted') - mark(page, 'python-ready')  # when the page posted the Run
     wait_for_standby(page)
     page.wait_for_timeout(QUIET_MS)
-    later = [run_to_graph(page)[0] for _ in range(LATER_RUNS)]
+    later = [run_to_graph(page) for _ in range(LATER_RUNS)]
     context.close()
     return first, sent, later
 
@@ -76,19 +79,26 @@ def main():
                         pressed[name, ms].append(sent)
                         laters[name].extend(later)
                     print(
-                        f"  {name}, {ms} ms after ready: {first:.0f} ms; later {', '.join(f'{t:.0f}' for t in later)} ms",
+                        f"  {name}, {ms} ms after ready: {first[0]:.0f} ms; "
+                        f"later {', '.join(f'{t:.0f}' for t, _ in later)} ms",
                         flush=True,
                     )
         browser.close()
     for name in builds:
-        later = median(laters[name])
-        print(f"{name}: later Runs {later:.1f} ms (median of {len(laters[name])})")
+        later = median([t for t, _ in laters[name]])
+        print(f"{name}: later Runs {later:.1f} ms (median of {len(laters[name])}); {stages(laters[name])}")
         for ms in moments:
-            first = median(firsts[name, ms])
+            first = median([t for t, _ in firsts[name, ms]])
             print(
                 f"  Run {ms / 1000:.1f} s after ready (sent at {median(pressed[name, ms]) / 1000:.2f} s): "
-                f"{first:.1f} ms, {first / later:.2f}x the later Runs"
+                f"{first:.1f} ms, {first / later:.2f}x the later Runs; {stages(firsts[name, ms])}"
             )
+
+
+def stages(runs):
+    """The medians of the Runs' stages, in ms after the press (compare.py's STAGES): where the time went."""
+    medians = stage_medians(runs)
+    return ', '.join(f"{name} {'n/a' if medians[name] is None else f'{medians[name]:.0f}'}" for name in STAGES)
 
 
 if __name__ == '__main__':
