@@ -32,9 +32,9 @@ QUIET_MS = 6000
 LATER_RUNS = 3
 
 
-def one_page(browser, url, code, ms):
+def one_page(browser, url, code, ms, seen=None):
     """Run pressed `ms` after ready, then LATER_RUNS later Runs: (first, when it was sent, [later]), each Run as
-    run_to_graph gives it, (ms, its stages)."""
+    run_to_graph gives it, (ms, its stages); `seen(page, run)`, if given, after each Run, its page still open."""
     context = browser.new_context(viewport={'width': 1280, 'height': 800}, service_workers='allow')
     page = context.new_page()
     ready(page, url)
@@ -45,9 +45,14 @@ def one_page(browser, url, code, ms):
     page.wait_for_timeout(max(0, ms - 300 - since_ready))
     first = run_to_graph(page)
     sent = mark(page, 'run-posted') - mark(page, 'python-ready')  # when the page posted the Run
+    seen = seen or (lambda page, run: None)
+    seen(page, first)
     wait_for_standby(page)
     page.wait_for_timeout(QUIET_MS)
-    later = [run_to_graph(page) for _ in range(LATER_RUNS)]
+    later = []
+    for _ in range(LATER_RUNS):
+        later.append(run_to_graph(page))
+        seen(page, later[-1])
     context.close()
     return first, sent, later
 

@@ -19,27 +19,18 @@ import datetime
 import os
 import re
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from compare import run_to_graph, wait_for_standby
+from early_runs import one_page
 from embed_bytes import ARGS, executable
-from harness import mark, ready, serve, set_code
+from harness import serve
 
 DIST = Path(__file__).resolve().parents[1] / 'dist'
 FLAGS = '--js-flags=--trace-wasm-compilation-times --trace-deopt'
-LATER_RUNS = 3
-QUIET_MS = 6000
 LINE = re.compile(r'^(\S+Z) pw:browser \[pid=\d+\]\[out\] (.*)$')
 TURBOFAN = re.compile(r'Compiled function 0x[0-9a-f]+#(\d+) using TurboFan, took (\d+) μs')
-MARKS = {
-    'run': 'Run pressed',
-    'graph': 'its graph in the page',
-    'standby': 'the standby Python starts (its worker shares the compiled module)',
-}
-MARK = re.compile(r'^=== (\d+) (.*)$')
 DEOPT = re.compile(r'deopt-eager, reason: ([^,)]+).*deoptimizing wasm-function\[(\d+)\].*bytecode offset (\d+)')
 
 
@@ -73,64 +64,56 @@ def function_names(wasm):
     return names
 
 
-def one_page(browser, url, code, at_ms, say):
-    """Run pressed `at_ms` after ready, then LATER_RUNS later Runs; `say(text)` marks the browser's log with
-    when each happened, in ms after python-ready on the page's clock."""
-    context = browser.new_context(viewport={'width': 1280, 'height': 800}, service_workers='allow')
-    page = context.new_page()
-    ready(page, url)
-    set_code(page, code)
-
-    def since_ready(name=None):
-        """Now, or the last `name` mark (None if there is none), in ms after python-ready."""
-        now = 'performance.now()' if name is None else f"performance.getEntriesByName('{name}').at(-1)?.startTime"
-        at = page.evaluate(now)
-        return None if at is None else at - mark(page, 'python-ready')
-
-    say(f'ready {since_ready():.0f}')  # said that long after python-ready: the browser's lines are timed by it
-    page.wait_for_timeout(max(0, at_ms - 300 - since_ready()))  # run_to_graph waits 300 ms more
-    for number in range(1 + LATER_RUNS):
-        if number == 1:
-            wait_for_standby(page)
-            if (standby := since_ready('python-standby-start')) is not None:  # none after WITHOUT_STANDBY_MS
-                say(f'standby {standby:.0f}')
-            page.wait_for_timeout(QUIET_MS)
-        ms, stages = run_to_graph(page)
-        pressed = since_ready('run-posted') - stages[0]  # stages are ms after the press
-        say(f'run {pressed:.0f}')
-        say(f'graph {pressed + ms:.0f}')
-    context.close()
-    say('closed 0')
+# Read after a Run, on the page's clock: when navigation began (epoch ms, the clock the browser's log has) and the
+# last python-ready, run-posted and python-standby-start marks (ms after it, null where there is none).
+CLOCK = """() => [performance.timeOrigin,
+  ...['python-ready', 'run-posted', 'python-standby-start'].map((n) => performance.getEntriesByName(n).at(-1)?.startTime ?? null)]"""
 
 
-def timeline(log, names, eval_loop):
-    """Each page's events, (ms after python-ready, text), read from the browser's log and say()'s marks; the
-    browser's lines between a page's closed mark and the next page's ready mark are the next page's."""
-    pages, waiting, ready_at = [], [], None
-    for raw in log.splitlines():
-        if mark_line := MARK.match(raw):
-            when, (what, figure) = float(mark_line[1]), mark_line[2].split()
-            if what == 'ready':
-                ready_at = when - float(figure)
-                pages.append([(at - ready_at, event) for at, event in waiting])
-                waiting = []
-            elif what == 'closed':
-                ready_at = None
-            else:
-                pages[-1].append((float(figure), MARKS[what]))
-        elif line := LINE.match(raw):
-            at = datetime.datetime.fromisoformat(line[1].replace('Z', '+00:00')).timestamp() * 1000
-            if (compiled := TURBOFAN.search(line[2])) and int(compiled[1]) == eval_loop:
-                event = f'TurboFan compile of the eval loop ended, took {int(compiled[2]) / 1000:.0f} ms'
-            elif deopt := DEOPT.search(line[2]):
-                event = f'deopt of {names.get(int(deopt[2]), f"function {deopt[2]}")} at offset {deopt[3]} ({deopt[1]})'
-            else:
-                continue
-            if ready_at is None:
-                waiting.append((at, event))
-            else:
-                pages[-1].append((at - ready_at, event))
-    return [sorted(events) for events in pages]
+def page_events(browser, url, code, at_ms):
+    """One page of early_runs.py's: (when its navigation began and when Python was ready, epoch ms; its Runs'
+    presses and graphs and the standby's start, as (ms after python-ready, what))."""
+    page = {'events': []}
+
+    def seen(tab, run):
+        ms, stages = run
+        page['origin'], ready_at, posted, standby = tab.evaluate(CLOCK)
+        page['ready'] = page['origin'] + ready_at
+        pressed = posted - ready_at - stages[0]  # stages are ms after the press
+        page['events'] += [(pressed, 'Run pressed'), (pressed + ms, 'its graph in the page')]
+        page['standby'] = None if standby is None else standby - ready_at  # none after WITHOUT_STANDBY_MS
+
+    one_page(browser, url, code, at_ms, seen)
+    if page['standby'] is not None:
+        page['events'].append((page['standby'], 'the standby Python starts (its worker shares the compiled module)'))
+    return page['origin'], page['ready'], page['events']
+
+
+def browser_events(log, names, eval_loop):
+    """The TurboFan compiles of the eval loop and the wasm deopts in the browser's log: (epoch ms, what)."""
+    events = []
+    for line in map(LINE.match, log.splitlines()):
+        if not line:
+            continue
+        at = datetime.datetime.fromisoformat(line[1].replace('Z', '+00:00')).timestamp() * 1000
+        if (compiled := TURBOFAN.search(line[2])) and int(compiled[1]) == eval_loop:
+            events.append((at, f'TurboFan compile of the eval loop ended, took {int(compiled[2]) / 1000:.0f} ms'))
+        elif deopt := DEOPT.search(line[2]):
+            name = names.get(int(deopt[2]), f'function {deopt[2]}')
+            events.append((at, f'deopt of {name} at offset {deopt[3]} ({deopt[1]})'))
+    return events
+
+
+def timeline(pages, logged):
+    """Each page's events and the browser's, in ms after its python-ready: a browser event is the page's that
+    began last before it (pages take turns, one at a time)."""
+    pages = sorted(pages)
+    timelines = [list(events) for _, _, events in pages]
+    for at, event in logged:
+        began = [i for i, (origin, _, _) in enumerate(pages) if origin <= at]
+        if began:
+            timelines[began[-1]].append((at - pages[began[-1]][1], event))
+    return [sorted(events) for events in timelines]
 
 
 def main():
@@ -145,22 +128,17 @@ def main():
         raise SystemExit("this build's pyodide.asm.wasm exports no _PyEval_EvalFrameDefault")
     code = (args.dist / 'examples' / 'neuron.py').read_text()
     url = serve(args.dist)[1]
-    # Playwright's driver writes the browser's output on its own stderr, which it shares with this process: that
-    # and the marks below go to one file, in the order they came.
+    # Playwright's driver writes the browser's output on its own stderr, which it shares with this process.
     with tempfile.TemporaryFile('w+', encoding='utf-8') as log:
         saved, debug = os.dup(2), os.environ.get('DEBUG')
         os.dup2(log.fileno(), 2)
         os.environ['DEBUG'] = 'pw:browser'
-
-        def say(text):
-            os.write(2, f'\n=== {time.time() * 1000:.0f} {text}\n'.encode())
-
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=executable(), args=[*ARGS, FLAGS])
-                for _ in range(args.pages):
-                    for ms in (int(ms) for ms in args.at.split(',')):
-                        one_page(browser, url, code, ms, say)
+                pages = [
+                    page_events(browser, url, code, int(ms)) for _ in range(args.pages) for ms in args.at.split(',')
+                ]
                 browser.close()
         finally:
             os.dup2(saved, 2)
@@ -170,7 +148,8 @@ def main():
             else:
                 os.environ['DEBUG'] = debug
         log.seek(0)
-        pages = timeline(log.read(), names, eval_loop)
+        logged = browser_events(log.read(), names, eval_loop)
+    pages = timeline(pages, logged)
     for number, events in enumerate(pages, 1):
         print(f'page {number}:')
         for at, text in events:
