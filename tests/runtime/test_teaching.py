@@ -2,10 +2,13 @@
 
 import json
 import math
+import shutil
+import subprocess
 import textwrap
 
 import pytest
 
+from backprop_playground.paths import ROOT
 from playground_runtime import charts
 from playground_runtime import runner as playground
 from playground_runtime.charts import SERIES_EVERY, Charts, boundary
@@ -237,22 +240,71 @@ def test_charts_through_a_run_turn_nan_into_null_and_survive_an_interrupt():
     assert points == [{'step': 0, 'loss': None}, {'step': 1, 'loss': 1.0}]
 
 
+def scores_on_the_page(*events):
+    """Each boundary event's grid scores as the page draws them: its own, or for one that carries its model,
+    those web/output/boundary-scores.js computes from the model's numbers (None: it refuses them)."""
+    missing = [e for e in events if 'score' not in e['grid']]
+    node = shutil.which('node')
+    assert node or not missing, 'Node.js is needed (the build needs it too)'
+    done = (
+        subprocess.run(
+            [node, str(ROOT / 'tests' / 'runtime' / 'boundary_scores.mjs')],
+            input=json.dumps(missing),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if missing
+        else None
+    )
+    assert done is None or done.returncode == 0, done.stderr
+    computed = iter(json.loads(done.stdout) if done else [])
+    return [e['grid']['score'] if 'score' in e['grid'] else next(computed) for e in events]
+
+
+def with_biases(model):
+    """The model with a bias of its own on each neuron (a new one's are 0, which would hide where they are added)."""
+    for k, p in enumerate(model.parameters()):
+        p.data += 0.2 * math.sin(k)
+    return model
+
+
 @pytest.mark.parametrize('activation', ['relu', 'tanh', 'sigmoid', 'gelu'])
 def test_the_boundary_fast_path_agrees_with_calling_the_model(activation):
-    model = MLP(2, [8, 8, 1], activation=activation)
+    model = with_biases(MLP(2, [8, 8, 1], activation=activation))
     X = [(-1.0, 0.5), (2.0, -0.5), (0.5, 0.0)]
     event = boundary(model, X, [0, 1, 1])
     grid = event['grid']
-    assert len(grid['x']) == len(grid['y']) == 30 and all(len(row) == 30 for row in grid['score'])
+    assert 'score' not in grid and event['model']['activation'] == activation  # the page computes the grid
+    [score] = scores_on_the_page(event)
+    floats = charts._float_model(model)
+    assert len(grid['x']) == len(grid['y']) == 30 and all(len(row) == 30 for row in score)
+    # JavaScript has no erf: the page's gelu takes one good to 1.2e-7 (boundary-scores.js)
+    page_error = 1e-6 if activation == 'gelu' else 1e-9
     for i, j in [(0, 0), (7, 21), (29, 29)]:
         called = model([Value(grid['x'][i]), Value(grid['y'][j])]).data
-        assert grid['score'][j][i] == pytest.approx(called, abs=1e-9)
+        assert score[j][i] == pytest.approx(called, abs=page_error)
+        assert floats([grid['x'][i]], [grid['y'][j]])[0] == pytest.approx(called, abs=1e-9)
     assert [p[2] for p in event['points']] == [0, 1, 1]
     sides = [model([Value(a), Value(b)]).data > 0 for a, b in X]
     assert event['agree'] == sum(side == (label > 0) for side, label in zip(sides, [0, 1, 1]))
     assert grid['x'][0] < -1.0 and grid['x'][-1] > 2.0
     with pytest.raises(ValueError, match='3 points, 2 labels'):
         Charts(lambda **e: None).plot_boundary(model, X, [0, 1])
+
+
+def test_the_page_computes_no_scores_from_numbers_that_do_not_make_the_mlp():
+    event = boundary(MLP(2, [3, 1]), [(0.0, 1.0), (1.0, 0.0)], [0, 1])
+    spec = event['model']
+    bad = [
+        {**spec, 'parameters': spec['parameters'][:-1]},  # one short of what its sizes need
+        {**spec, 'activation': 'exp'},
+        {**spec, 'sizes': [3, 3, 1]},  # the grid has two inputs
+        {**spec, 'parameters': [*spec['parameters'][:-1], 'x']},
+    ]
+    assert scores_on_the_page(*({**event, 'model': model} for model in bad)) == [None] * len(bad)
+    [score] = scores_on_the_page(event)
+    assert len(score) == 30 and all(isinstance(v, (int, float)) for row in score for v in row)
 
 
 class Doubled(MLP):
@@ -291,7 +343,7 @@ def weights_in_a_tuple():
 
 
 MODELS = {
-    'as made': (lambda: MLP(2, [4, 4, 1]), True),
+    'as made': (lambda: with_biases(MLP(2, [4, 4, 1])), True),
     'a layer whose neurons differ in activation': (mixed_activations, True),
     'three inputs': (lambda: MLP(3, [4, 1]), False),
     'a weight set to a number': (weight_set_to_a_number, False),
@@ -306,10 +358,11 @@ def test_the_boundary_of_a_changed_model_is_what_calling_it_gives(made):
     make, fast = MODELS[made]
     model = make()
     assert (charts._float_model(model) is not None) == fast
-    grid = boundary(model, [(-1.0, 0.5), (2.0, -0.5), (0.5, 0.0)], [0, 1, 1])['grid']
+    event = boundary(model, [(-1.0, 0.5), (2.0, -0.5), (0.5, 0.0)], [0, 1, 1])
+    grid, [score] = event['grid'], scores_on_the_page(event)
     for i, j in [(0, 0), (7, 21), (29, 29)]:
         called = model([Value(grid['x'][i]), Value(grid['y'][j])])
-        assert grid['score'][j][i] == pytest.approx(called.data, abs=1e-9)
+        assert score[j][i] == pytest.approx(called.data, abs=1e-9)
     # The page forwards an example through the MLP rebuilt from the chart's numbers: only from one it would
     # compute as this one does.
     assert (charts.mlp_spec(model) is not None) == (made == 'as made')

@@ -1,6 +1,7 @@
 // Live charts from a running program (scalargrad's plot() and plot_boundary()), drawn with
 // Observable Plot: the loss and accuracy by step, and a 2-D classifier's decision boundary.
 import { t } from "../i18n/messages.js";
+import { gridScores } from "./boundary-scores.js";
 
 const plotModule = () => import("../output/plot.bundle.js");
 const pending = new WeakMap(); // target -> {latest: the data not drawn yet, done} (one redraw per frame)
@@ -61,10 +62,11 @@ function seriesWords(name, values) {
   });
 }
 
-function boundaryChart(Plot, { grid, points, agree }) {
+function boundaryChart(Plot, { grid, points, agree, model }) {
   const nx = grid.x.length;
   const ny = grid.y.length;
-  const scores = grid.score.flat();
+  const scores = (grid.score ?? gridScores(model, grid.x, grid.y))?.flat();
+  if (!scores) throw new Error(t("its model's numbers do not make an MLP of 2 inputs"));
   const extent = Math.max(1e-9, ...scores.map(Math.abs));
   const figure = Plot.plot({
     width: WIDTH, height: WIDTH, x: { label: "x₀" }, y: { label: "x₁" },

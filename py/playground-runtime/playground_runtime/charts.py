@@ -14,22 +14,24 @@ fails or is stopped. The events, through playground's emit:
   {"type": "chart", "kind": "series", "chart": "training", "points": [{"step": 0, "loss": 0.93, ...}, ...]}
       the points added since the last event; a value that is nan or inf is null
   {"type": "chart", "kind": "boundary", "chart": "boundary",
-   "grid": {"x": [30 numbers], "y": [30 numbers], "score": [[30 numbers] for each y]},
+   "grid": {"x": [30 numbers], "y": [30 numbers], "score"?: [[30 numbers] for each y]},
    "points": [[x1, x2, label], ...], "from_points": bool, "model"?: {"sizes", "activation", "parameters"}}
       score[j][i] is the model's output at (x[i], y[j]): the boundary is where it crosses 0, as in
       micrograd's demo (the sign is the class). Labels -1, 0 and 1 are sent as given; other labels
       are numbered -1, 1, 2... in sorted order. `from_points`: X is what points() (playground_runtime.learner_points)
       returned (the learner's own points, or the moons in their place). `model`, for a scalargrad MLP:
       its layer sizes ([inputs, outputs of each layer]), activation and parameters' data in the order
-      of model.parameters(), from which the page can forward one example (playground_runtime.example).
+      of model.parameters(), from which the page can forward one example (playground_runtime.example). An
+      event with a `model` has no `score`: the page computes it from those numbers (web/output/boundary-scores.js,
+      in a millisecond; Python in the worker took 20 ms of the learner's run for a 16-16-1 MLP).
 
-A scalargrad MLP, Layer or Neuron as scalargrad makes it is evaluated on plain floats from its parameters
-(the same terms and activations, far faster than 900 passes with Values; math.sumprod adds a neuron's terms
-in one sum of extended precision, so a score may differ from calling the model in its last bits). One a
-learner changed so that the floats would not compute what calling it computes (a class of their own, a weight
-or bias set to a number, weights in a tuple, an activation the floats lack, inputs other than two, a hidden
-layer of one neuron, which calling refuses) is called like any other
-model: with [Value(x1), Value(x2)] (the program's own Value, if it defines one), or else (x1, x2).
+A scalargrad MLP, Layer or Neuron as scalargrad makes it is evaluated on plain floats from its parameters, at the
+data's points and, where the event has no `model`, on the grid (the same terms and activations, far faster than
+900 passes with Values; math.sumprod adds a neuron's terms in one sum of extended precision, so a score may differ
+from calling the model in its last bits). One a learner changed so that the floats would not compute what calling
+it computes (a class of their own, a weight or bias set to a number, weights in a tuple, an activation the floats
+lack, inputs other than two, a hidden layer of one neuron, which calling refuses) is called like any other model:
+with [Value(x1), Value(x2)] (the program's own Value, if it defines one), or else (x1, x2).
 """
 
 import math
@@ -135,29 +137,32 @@ def _checked(name, value):
 
 
 def boundary(model, X, y, value_class=engine.Value):
-    """{"grid": {"x", "y", "score"}, "points", "agree"}: the model's output over the data's range, the data, and
-    how many points the model puts on their class's side (a score above 0 for a label above 0), which the
-    chart's words say to a reader who cannot see it."""
+    """{"grid": {"x", "y", "score"?}, "points", "agree", "model"?}: the model's output over the data's range (for a
+    model sent as numbers, the page computes it), the data, and how many points the model puts on their class's
+    side (a score above 0 for a label above 0), which the chart's words say to a reader who cannot see it."""
     xs = [(float(_data(p[0])), float(_data(p[1]))) for p in X]
-    gx, gy = _axis([p[0] for p in xs]), _axis([p[1] for p in xs])
+    grid = {'x': _axis([p[0] for p in xs]), 'y': _axis([p[1] for p in xs])}
     floats = _float_model(model)
+    spec = mlp_spec(model, floats)
     if floats:
-        flat = floats([a for b in gy for a in gx], [b for b in gy for a in gx])
-        score = [[json_number(v, strict=True) for v in flat[j * GRID : (j + 1) * GRID]] for j in range(GRID)]
         at_points = floats([a for a, _ in xs], [b for _, b in xs])
+        if not spec:
+            flat = floats([a for b in grid['y'] for a in grid['x']], [b for b in grid['y'] for a in grid['x']])
+            grid['score'] = [
+                [json_number(v, strict=True) for v in flat[j * GRID : (j + 1) * GRID]] for j in range(GRID)
+            ]
     else:
         f = _called_model(model, value_class, xs[0])
-        score = [[json_number(f(a, b), strict=True) for a in gx] for b in gy]
+        grid['score'] = [[json_number(f(a, b), strict=True) for a in grid['x']] for b in grid['y']]
         at_points = [f(a, b) for a, b in xs]
     labels = _labels(list(y))
     points = [[json_number(a, strict=True), json_number(b, strict=True), label] for (a, b), label in zip(xs, labels)]
     event = {
-        'grid': {'x': gx, 'y': gy, 'score': score},
+        'grid': grid,
         'points': points,
         'agree': sum(math.isfinite(s) and (s > 0) == (label > 0) for s, label in zip(at_points, labels)),
         'from_points': returned_by_points(X),
     }
-    spec = mlp_spec(model, floats)
     if spec:
         event['model'] = spec
     return event
