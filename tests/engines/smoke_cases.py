@@ -1,7 +1,7 @@
 """The smoke cases that every other engine runs (test_webkit.py: Safari's engine; test_firefox.py), with
 Selenium. Chromium's suite covers the pages in depth; these run each kind of page once: the main page on a
 first visit (with Stop, a value's explanation, the tree of values walked by keyboard, and the quiz) and on a second (controlled by the service
-worker), an article cell (in its open shadow root), a course exercise, a notebook by URL, embed.html in an
+worker), an article cell (in its open shadow root, with a decision boundary this engine computes), a course exercise, a notebook by URL, embed.html in an
 iframe, and a classroom's join dialog with an assignment's score, a classroom reached by its LAN name, and
 room.html handing out, collecting and showing feedback. Each engine module defines the fixture `engine`:
 (driver, Engine), and imports the `test_*` functions below, so that pytest runs them there; this module is
@@ -106,6 +106,13 @@ def test_an_article_cell_runs_and_draws_in_its_shadow_root(engine, site_url):
     third = cells[2].shadow_root
     section = press_run(driver, third)
     assert '+' in find(section, 'pre.stdout').text and 'data 10.0000' in find(section, 'svg').text
+    # A scalargrad MLP's decision boundary: this engine computes its grid from the model's numbers (boundary-scores.js)
+    type_program(driver, third, 'plot_boundary(MLP(2, [4, 1]), [(0.0, 1.0), (1.0, 0.0), (0.5, 0.5)], [0, 1, 1])')
+    chart = find(press_run(driver, third), '[data-chart="boundary"]')
+    wait(driver, lambda: chart.find_elements(By.CSS_SELECTOR, 'svg image'), 'the boundary drawn', 5000)
+    assert chart.find_element(By.CSS_SELECTOR, 'h2, h3, figcaption, [role=heading]').text.endswith(
+        "of 3 points on their class's side"
+    )
     stop_a_loop(driver, third, engine.stop_in_place)
 
 
