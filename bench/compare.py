@@ -29,8 +29,8 @@ alternates between rounds (keep --runs even), in fresh headless Chromium context
 - the 1,999-value chain: Run to its graph drawn and the status ready, after one warm-up Run;
 - live charts' share of training: the build's own moons example's training with its plot calls against
   without them; the live graph's share: training with draw_dot(loss, live=True) in its loop against
-  without it. Each program runs once unmeasured, then in the order with, without, without, with: the sums'
-  ratio, printed as the median of the rounds with their min and max. n/a where a build cannot run it (its
+  without it. Each program runs once unmeasured, then in the order with, without, without, with (three times
+  over for the charts, CHARTS_TURNS): the sums' ratio, printed as the median of the rounds with their min and max. n/a where a build cannot run it (its
   status is printed on stderr);
 - first-visit bytes: what the server sent to a first visit on the room's LAN name (plain HTTP: gzip, no
   service worker) until quiet after one Run (nothing sent for 4 s, longer than the 2 s before the page
@@ -64,6 +64,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / 'dist'
 KEPT = ROOT / '.cache' / 'compare'
 LIVE_STEPS = 150
+# The moons training runs under a second, and this machine's speed drifts by a third from one second to the next
+# (a fixed CPython loop took 171-309 ms, eight times in a row): three turns of the charts' order, where one left a
+# round at 1.22 with the charts' own work near 1% of the run. The live graph's runs are longer: one turn.
+CHARTS_TURNS = 3
 LATER_RUNS = 3
 FIRST_RUN_PAGES = 2  # a page has one first Run, whose time varies most: a round takes the median of this many
 FIRST_RUN_AFTER_MS = 700  # and run_to_graph's 300 ms: the first Run is pressed 1 s after ready
@@ -185,7 +189,9 @@ def in_page(browser, url, dist):
         figures['clicked'] = median(clicked) if clicked else None
         figures['chain'] = figure('chain', lambda: chain(page))
         if programs['charts']:
-            figures['charts'] = figure('charts', lambda: share(page, programs['charts'], programs['no charts']))
+            figures['charts'] = figure(
+                'charts', lambda: share(page, programs['charts'], programs['no charts'], turns=CHARTS_TURNS)
+            )
         figures['live graph'] = figure('live graph', lambda: share(page, *live_graph.programs(LIVE_STEPS)))
         return figures
     finally:
@@ -307,18 +313,18 @@ def chain(page):
     return reply['ms']
 
 
-def share(page, program, plain):
-    """Run to ready of program over the same without its extra calls: after one unmeasured run of each, in
-    the order program, plain, plain, program (a drift costs both the same); None if a run did not end ready."""
+def share(page, program, plain, turns=1):
+    """Run to ready of program over the same without its extra calls: after one unmeasured run of each, `turns`
+    times in the order program, plain, plain, program (a drift costs both the same); None if a run did not end
+    ready."""
     times = {program: 0, plain: 0}
-    for code, measured in (
-        (program, False),
-        (plain, False),
+    order = [(program, False), (plain, False)] + [
         (program, True),
         (plain, True),
         (plain, True),
         (program, True),
-    ):
+    ] * turns
+    for code, measured in order:
         page.click('[data-testid=clear]')
         result = run_program(page, code)
         if result['state'] != 'ready':
