@@ -207,6 +207,9 @@ def open_notebook(page, site_url, path, count):
     with page.expect_file_chooser() as chooser:
         page.get_by_test_id('open-notebook').click()
     chooser.value.set_files(str(path))
+    # The page empties its file input once the file is open (or refused): until then, the cells may be those of
+    # the notebook it brought back on its own as it loaded, which the file's replace.
+    expect(page.get_by_test_id('notebook-file')).to_have_value('', timeout=STARTUP_TIMEOUT_MS)
     expect(cells(page)).to_have_count(count, timeout=STARTUP_TIMEOUT_MS)
 
 
