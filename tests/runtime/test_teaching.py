@@ -303,6 +303,9 @@ def test_the_page_computes_no_scores_from_numbers_that_do_not_make_the_mlp():
         {**spec, 'parameters': [*spec['parameters'][:-1], 'x']},
     ]
     assert scores_on_the_page(*({**event, 'model': model} for model in bad)) == [None] * len(bad)
+    # A run's event could ask for any grid: the page's thread, which Stop cannot reach, refuses a costly one.
+    grids = [{'x': [0.0] * 3000, 'y': [0.0] * 3000}, {**event['grid'], 'x': ['0', *event['grid']['x'][1:]]}]
+    assert scores_on_the_page(*({**event, 'grid': grid} for grid in grids)) == [None, None]
     [score] = scores_on_the_page(event)
     assert len(score) == 30 and all(isinstance(v, (int, float)) for row in score for v in row)
 
@@ -366,6 +369,16 @@ def test_the_boundary_of_a_changed_model_is_what_calling_it_gives(made):
     # The page forwards an example through the MLP rebuilt from the chart's numbers: only from one it would
     # compute as this one does.
     assert (charts.mlp_spec(model) is not None) == (made == 'as made')
+
+
+def test_a_model_past_what_the_page_computes_gets_its_scores_from_python():
+    model = with_biases(MLP(2, [charts.PAGE_MAX_WIDTH + 1, 1]))
+    event = boundary(model, [(-1.0, 0.5), (2.0, -0.5)], [0, 1])
+    assert event['model']['sizes'] == [2, charts.PAGE_MAX_WIDTH + 1, 1]  # still there, for an example
+    assert scores_on_the_page({**event, 'grid': {'x': event['grid']['x'], 'y': event['grid']['y']}}) == [None]
+    grid = event['grid']
+    called = model([Value(grid['x'][7]), Value(grid['y'][21])]).data
+    assert grid['score'][21][7] == pytest.approx(called, abs=1e-9)
 
 
 def test_a_model_that_cannot_be_called_gets_no_chart_from_the_floats():

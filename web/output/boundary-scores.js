@@ -9,12 +9,19 @@ const ACTIVATIONS = {
   sigmoid: (a) => (a >= 0 ? 1 / (1 + Math.exp(-a)) : Math.exp(a) / (1 + Math.exp(a))),
   gelu: (a) => a * 0.5 * (1 + erf(a / Math.SQRT2)),
 };
-const MAX_PARAMETERS = 100_000; // as playground_runtime.example refuses more
+// As playground_runtime.charts' PAGE_MAX_WIDTH and PAGE_MAX_PARAMETERS: past them, Python sends the scores.
+const MAX_WIDTH = 999;
+const MAX_PARAMETERS = 100_000;
+const MAX_WORK = 1e8; // multiply-adds, about a tenth of a second: a grid of 30 × 30 points at MAX_PARAMETERS
 
-/** scores[j][i]: the model's output at (xs[i], ys[j]); null if `model` is not an MLP of 2 inputs these numbers make. */
+/**
+ * scores[j][i]: the model's output at (xs[i], ys[j]); null if `model` is not an MLP of 2 inputs these numbers
+ * make, or the grid is not numbers or would take more than MAX_WORK (a run's event: the page's thread has no Stop).
+ */
 export function gridScores(model, xs, ys) {
   const layers = layersOf(model);
-  if (!layers) return null;
+  const grid = [xs, ys].every((axis) => Array.isArray(axis) && axis.every(Number.isFinite));
+  if (!layers || !grid || xs.length * ys.length * model.parameters.length > MAX_WORK) return null;
   return ys.map((y) => xs.map((x) => {
     const score = forward(layers, x, y);
     return Number.isFinite(score) ? score : null; // as the runtime sends a nan or an infinity
@@ -25,7 +32,7 @@ function layersOf(model) {
   const { sizes, activation, parameters } = model ?? {};
   const activate = Object.hasOwn(ACTIVATIONS, activation) ? ACTIVATIONS[activation] : null;
   if (!activate || !Array.isArray(sizes) || sizes.length < 2 || sizes[0] !== 2 || !Array.isArray(parameters)) return null;
-  if (!sizes.every((n) => Number.isInteger(n) && n > 0 && n < 1000)) return null;
+  if (!sizes.every((n) => Number.isInteger(n) && n > 0 && n <= MAX_WIDTH)) return null;
   const wanted = sizes.slice(1).reduce((sum, n, k) => sum + n * (sizes[k] + 1), 0);
   if (wanted !== parameters.length || wanted > MAX_PARAMETERS || !parameters.every(Number.isFinite)) return null;
   let at = 0;

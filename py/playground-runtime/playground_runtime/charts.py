@@ -22,8 +22,9 @@ fails or is stopped. The events, through playground's emit:
       returned (the learner's own points, or the moons in their place). `model`, for a scalargrad MLP:
       its layer sizes ([inputs, outputs of each layer]), activation and parameters' data in the order
       of model.parameters(), from which the page can forward one example (playground_runtime.example). An
-      event with a `model` has no `score`: the page computes it from those numbers (web/output/boundary-scores.js,
-      in a millisecond; Python in the worker took 20 ms of the learner's run for a 16-16-1 MLP).
+      event with a `model` has no `score` (but for a model past PAGE_MAX_WIDTH or PAGE_MAX_PARAMETERS): the page
+      computes it from those numbers (web/output/boundary-scores.js, in a millisecond; Python in the worker took
+      20 ms of the learner's run for a 16-16-1 MLP).
 
 A scalargrad MLP, Layer or Neuron as scalargrad makes it is evaluated on plain floats from its parameters, at the
 data's points and, where the event has no `model`, on the grid (the same terms and activations, far faster than
@@ -49,6 +50,9 @@ SERIES_EVERY = 0.25  # seconds between two series events
 BOUNDARY_EVERY = 1.0  # seconds between two boundary events, at least
 BOUNDARY_SHARE = 0.2  # the most of the run's time that computing boundaries may take
 GRID = 30
+# The most that web/output/boundary-scores.js computes from a model's numbers: past either, Python sends the scores.
+PAGE_MAX_WIDTH = 999  # neurons in a layer
+PAGE_MAX_PARAMETERS = 100_000
 MARGIN = 0.1  # of the data's range, on each side
 
 # Each activation over a list of sums, one per point of the grid.
@@ -144,9 +148,10 @@ def boundary(model, X, y, value_class=engine.Value):
     grid = {'x': _axis([p[0] for p in xs]), 'y': _axis([p[1] for p in xs])}
     floats = _float_model(model)
     spec = mlp_spec(model, floats)
+    by_the_page = spec is not None and _page_computes(spec)
     if floats:
         at_points = floats([a for a, _ in xs], [b for _, b in xs])
-        if not spec:
+        if not by_the_page:
             flat = floats([a for b in grid['y'] for a in grid['x']], [b for b in grid['y'] for a in grid['x']])
             grid['score'] = [
                 [json_number(v, strict=True) for v in flat[j * GRID : (j + 1) * GRID]] for j in range(GRID)
@@ -166,6 +171,10 @@ def boundary(model, X, y, value_class=engine.Value):
     if spec:
         event['model'] = spec
     return event
+
+
+def _page_computes(spec):
+    return max(spec['sizes']) <= PAGE_MAX_WIDTH and len(spec['parameters']) <= PAGE_MAX_PARAMETERS
 
 
 def mlp_spec(model, floats=None):
