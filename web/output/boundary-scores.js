@@ -15,6 +15,16 @@ const MAX_PARAMETERS = 100_000;
 const MAX_WORK = 1e8; // multiply-adds, about a tenth of a second: a grid of 30 × 30 points at MAX_PARAMETERS
 
 /**
+ * Whether `model` holds numbers the page may read as an MLP's: known activation, layer sizes and parameters within
+ * the limits above, all finite. Choosing an example (example-program.js) checks this much; the grid, more.
+ */
+export function isModelNumbers({ sizes, activation, parameters } = {}) {
+  return typeof activation === "string" && Object.hasOwn(ACTIVATIONS, activation) &&
+    Array.isArray(sizes) && sizes.length >= 2 && sizes.every((n) => Number.isInteger(n) && n > 0 && n <= MAX_WIDTH) &&
+    Array.isArray(parameters) && parameters.length <= MAX_PARAMETERS && parameters.every(Number.isFinite);
+}
+
+/**
  * scores[j][i]: the model's output at (xs[i], ys[j]); null if `model` is not an MLP of 2 inputs these numbers
  * make, or the grid is not numbers or would take more than MAX_WORK (a run's event: the page's thread has no Stop).
  */
@@ -29,12 +39,11 @@ export function gridScores(model, xs, ys) {
 }
 
 function layersOf(model) {
-  const { sizes, activation, parameters } = model ?? {};
-  const activate = Object.hasOwn(ACTIVATIONS, activation) ? ACTIVATIONS[activation] : null;
-  if (!activate || !Array.isArray(sizes) || sizes.length < 2 || sizes[0] !== 2 || !Array.isArray(parameters)) return null;
-  if (!sizes.every((n) => Number.isInteger(n) && n > 0 && n <= MAX_WIDTH)) return null;
+  if (!isModelNumbers(model ?? {})) return null;
+  const { sizes, activation, parameters } = model;
   const wanted = sizes.slice(1).reduce((sum, n, k) => sum + n * (sizes[k] + 1), 0);
-  if (wanted !== parameters.length || wanted > MAX_PARAMETERS || !parameters.every(Number.isFinite)) return null;
+  if (sizes[0] !== 2 || wanted !== parameters.length) return null;
+  const activate = ACTIVATIONS[activation];
   let at = 0;
   return sizes.slice(1).map((n, k) => {
     const width = sizes[k];

@@ -1,13 +1,13 @@
 // Choose the example: the program that forwards one point of a boundary chart through the chart's model
 // (playground_runtime.example). It is made of numbers alone, checked here: nothing a run sent as text
 // reaches it, so no program's words are run by a click on a chart.
-const ACTIVATIONS = new Set(["relu", "tanh", "sigmoid", "gelu"]);
+import { isModelNumbers } from "./boundary-scores.js";
+
 const finite = (x) => typeof x === "number" && Number.isFinite(x);
 
 /** The program for `spec` ({sizes, activation, parameters, point, label, index}), or null if it is not that. */
 export function exampleProgram({ sizes, activation, parameters, point, label, index }) {
-  const ok = Array.isArray(sizes) && sizes.length >= 2 && sizes.every((n) => Number.isInteger(n) && n > 0 && n < 1000) &&
-    ACTIVATIONS.has(activation) && Array.isArray(parameters) && parameters.length <= 100_000 && parameters.every(finite) &&
+  const ok = isModelNumbers({ sizes, activation, parameters }) &&
     Array.isArray(point) && point.length === 2 && point.every(finite) && finite(label) && Number.isInteger(index) && index >= 0;
   if (!ok) return null;
   const spec = JSON.stringify({ sizes, activation, parameters, point, label, index });
