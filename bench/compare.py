@@ -30,8 +30,8 @@ alternates between rounds (keep --runs even), in fresh headless Chromium context
 - live charts' share of training: the build's own moons example's training with its plot calls against
   without them; the live graph's share: training with draw_dot(loss, live=True) in its loop against
   without it. Each program runs once unmeasured, then in the order with, without, without, with (three times
-  over for the charts, CHARTS_TURNS): the sums' ratio, printed as the median of the rounds with their min and max. n/a where a build cannot run it (its
-  status is printed on stderr);
+  over for the charts, CHARTS_TURNS): the sums' ratio, printed as the median of the rounds with their min and
+  max. n/a where a build cannot run it (its status is printed on stderr);
 - first-visit bytes: what the server sent to a first visit on the room's LAN name (plain HTTP: gzip, no
   service worker) until quiet after one Run (nothing sent for 4 s, longer than the 2 s before the page
   starts its standby Python), in a fresh in-memory-cache profile and in a fresh disk-cache profile.

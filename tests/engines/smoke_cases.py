@@ -1,11 +1,12 @@
 """The smoke cases that every other engine runs (test_webkit.py: Safari's engine; test_firefox.py), with
 Selenium. Chromium's suite covers the pages in depth; these run each kind of page once: the main page on a
-first visit (with Stop, a value's explanation, the tree of values walked by keyboard, and the quiz) and on a second (controlled by the service
-worker), an article cell (in its open shadow root, with a decision boundary this engine computes), a course exercise, a notebook by URL, embed.html in an
-iframe, and a classroom's join dialog with an assignment's score, a classroom reached by its LAN name, and
-room.html handing out, collecting and showing feedback. Each engine module defines the fixture `engine`:
-(driver, Engine), and imports the `test_*` functions below, so that pytest runs them there; this module is
-not collected by itself (its name does not start with test_).
+first visit (with Stop, a value's explanation, the tree of values walked by keyboard, and the quiz) and on a
+second (controlled by the service worker), an article cell (in its open shadow root, with a decision boundary
+this engine computes), a course exercise, a notebook by URL, embed.html in an iframe, and a classroom's join
+dialog with an assignment's score, a classroom reached by its LAN name, and room.html handing out, collecting and
+showing feedback. Each engine module defines the fixture `engine`: (driver, Engine), and imports the `test_*`
+functions below, so that pytest runs them there; this module is not collected by itself (its name does not start
+with test_).
 """
 
 import json
